@@ -1,0 +1,168 @@
+/*
+ * matvec.c: the heap and the int8 row-scaled matrix-vector products (ABI in decodelab.h).
+ *
+ * With __wasm_simd128__ defined (clang/zig -msimd128) the products use 128-bit SIMD and work on
+ * four rows per pass, so each loaded slice of x serves four rows. Without it the plain loops
+ * below are compiled: the scalar wasm fallback, and the native build for the benchmark.
+ */
+#include "decodelab.h"
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 2; }
+
+int32_t DL_EXPORT("dl_simd_enabled") dl_simd_enabled(void) {
+#ifdef __wasm_simd128__
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* ---- heap: a bump allocator with mark/release ------------------------------------------- */
+
+#if defined(DL_NATIVE)
+static unsigned char native_arena[256u << 20] __attribute__((aligned(16)));
+static uint32_t heap_top = 16;
+static void *heap_base(void) { return native_arena; }
+static int heap_reserve(uint32_t end) { return end <= sizeof(native_arena); }
+#else
+extern unsigned char __heap_base;
+static uint32_t heap_top = 0;
+static void *heap_base(void) { return 0; }
+/* Grow linear memory until it covers byte offset `end`. */
+static int heap_reserve(uint32_t end) {
+    uint32_t have = (uint32_t)__builtin_wasm_memory_size(0) * 65536u;
+    if (end <= have) return 1;
+    uint32_t pages = (end - have + 65535u) / 65536u;
+    return __builtin_wasm_memory_grow(0, pages) != (uint32_t)-1;
+}
+#endif
+
+void *DL_EXPORT("dl_alloc") dl_alloc(uint32_t n) {
+#if !defined(DL_NATIVE)
+    if (heap_top == 0) heap_top = ((uint32_t)&__heap_base + 15u) & ~15u;
+#endif
+    uint32_t start = (heap_top + 15u) & ~15u;
+    uint32_t end = start + ((n + 15u) & ~15u);
+    if (end < start || !heap_reserve(end)) return 0;
+    unsigned char *p = (unsigned char *)heap_base() + start;
+    /* zero-fill: released blocks are reused and must not leak old contents */
+    for (uint32_t i = 0; i < end - start; i++) p[i] = 0;
+    heap_top = end;
+    return p;
+}
+
+uint32_t DL_EXPORT("dl_heap_mark") dl_heap_mark(void) {
+#if !defined(DL_NATIVE)
+    if (heap_top == 0) heap_top = ((uint32_t)&__heap_base + 15u) & ~15u;
+#endif
+    return heap_top;
+}
+
+void DL_EXPORT("dl_heap_release") dl_heap_release(uint32_t mark) {
+    if (mark <= heap_top) heap_top = mark;
+}
+
+/* ---- exact path: x stays float32 ---------------------------------------------------------- */
+
+static float dot_f32x_row(const int8_t *q, const float *x, int32_t from, int32_t cols) {
+    float acc = 0.0f;
+    for (int32_t c = from; c < cols; c++) acc += (float)q[c] * x[c];
+    return acc;
+}
+
+void DL_EXPORT("dl_matvec_f32x") dl_matvec_f32x(const int8_t *q, const float *s, const float *x, float *y,
+                                                int32_t rows, int32_t cols) {
+    int32_t r = 0;
+#ifdef __wasm_simd128__
+    const int32_t c16 = cols & ~15;
+    for (; r + 4 <= rows; r += 4) {
+        const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
+        v128_t acc[4] = {wasm_f32x4_splat(0), wasm_f32x4_splat(0), wasm_f32x4_splat(0), wasm_f32x4_splat(0)};
+        for (int32_t c = 0; c < c16; c += 16) {
+            v128_t x0 = wasm_v128_load(x + c), x1 = wasm_v128_load(x + c + 4);
+            v128_t x2 = wasm_v128_load(x + c + 8), x3 = wasm_v128_load(x + c + 12);
+            for (int k = 0; k < 4; k++) {
+                v128_t w = wasm_v128_load(qr[k] + c);
+                v128_t lo = wasm_i16x8_extend_low_i8x16(w), hi = wasm_i16x8_extend_high_i8x16(w);
+                v128_t a = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(lo)), x0);
+                a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(lo)), x1));
+                a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(hi)), x2));
+                a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(hi)), x3));
+                acc[k] = wasm_f32x4_add(acc[k], a);
+            }
+        }
+        for (int k = 0; k < 4; k++) {
+            float t = wasm_f32x4_extract_lane(acc[k], 0) + wasm_f32x4_extract_lane(acc[k], 1) +
+                      wasm_f32x4_extract_lane(acc[k], 2) + wasm_f32x4_extract_lane(acc[k], 3);
+            y[r + k] = s[r + k] * (t + dot_f32x_row(qr[k], x, c16, cols));
+        }
+    }
+#endif
+    for (; r < rows; r++) y[r] = s[r] * dot_f32x_row(q + r * cols, x, 0, cols);
+}
+
+/* ---- fast path: x quantized once to int8 -------------------------------------------------- */
+
+float DL_EXPORT("dl_quantize_x") dl_quantize_x(const float *x, int8_t *xq, int32_t cols) {
+    float amax = 0.0f;
+    for (int32_t c = 0; c < cols; c++) {
+        float a = x[c] < 0 ? -x[c] : x[c];
+        if (a > amax) amax = a;
+    }
+    if (amax == 0.0f) {
+        for (int32_t c = 0; c < cols; c++) xq[c] = 0;
+        return 0.0f;
+    }
+    float inv = 127.0f / amax;
+    for (int32_t c = 0; c < cols; c++) {
+        float v = x[c] * inv;
+        int32_t i = (int32_t)(v + (v >= 0 ? 0.5f : -0.5f)); /* round half away from zero */
+        xq[c] = (int8_t)(i > 127 ? 127 : (i < -127 ? -127 : i));
+    }
+    return amax / 127.0f;
+}
+
+static int32_t dot_i8x_row(const int8_t *q, const int8_t *xq, int32_t from, int32_t cols) {
+    int32_t acc = 0;
+    for (int32_t c = from; c < cols; c++) acc += (int32_t)q[c] * (int32_t)xq[c];
+    return acc;
+}
+
+void DL_EXPORT("dl_matvec_i8x") dl_matvec_i8x(const int8_t *q, const float *s, const int8_t *xq, float xs,
+                                              float *y, int32_t rows, int32_t cols) {
+    int32_t r = 0;
+#ifdef __wasm_simd128__
+    /* Widen int8 to int16 and multiply-add pairs into int32 lanes (i32x4.dot_i16x8_s).
+     * Each dot adds at most 2*127*127 per lane, so int32 cannot overflow for any width we use. */
+    const int32_t c16 = cols & ~15;
+    for (; r + 4 <= rows; r += 4) {
+        const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
+        v128_t acc[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
+        for (int32_t c = 0; c < c16; c += 16) {
+            v128_t xv = wasm_v128_load(xq + c);
+            v128_t xl = wasm_i16x8_extend_low_i8x16(xv), xh = wasm_i16x8_extend_high_i8x16(xv);
+            for (int k = 0; k < 4; k++) {
+                v128_t w = wasm_v128_load(qr[k] + c);
+                acc[k] = wasm_i32x4_add(acc[k], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_low_i8x16(w), xl));
+                acc[k] = wasm_i32x4_add(acc[k], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(w), xh));
+            }
+        }
+        for (int k = 0; k < 4; k++) {
+            int32_t t = wasm_i32x4_extract_lane(acc[k], 0) + wasm_i32x4_extract_lane(acc[k], 1) +
+                        wasm_i32x4_extract_lane(acc[k], 2) + wasm_i32x4_extract_lane(acc[k], 3);
+            y[r + k] = s[r + k] * xs * (float)(t + dot_i8x_row(qr[k], xq, c16, cols));
+        }
+    }
+#endif
+    for (; r < rows; r++) y[r] = s[r] * xs * (float)dot_i8x_row(q + r * cols, xq, 0, cols);
+}
+
+void DL_EXPORT("dl_matvec_fast") dl_matvec_fast(const int8_t *q, const float *s, const float *x, float *y,
+                                                int32_t rows, int32_t cols, int8_t *scratch) {
+    float xs = dl_quantize_x(x, scratch, cols);
+    dl_matvec_i8x(q, s, scratch, xs, y, rows, cols);
+}

@@ -1,0 +1,65 @@
+"""The page's one entry point into Python: widget -> worker message -> `dispatch` -> function.
+
+Each endpoint is a plain function registered with @endpoint; arguments and results cross as
+JSON (one string each way, so no JS proxies leak and nothing depends on Pyodide's conversion
+rules). Errors come back as data: an InputError carries the name of the control it is about,
+so the page can show the message next to where it was typed.
+"""
+from __future__ import annotations
+
+import json
+import traceback
+
+from .errors import InputError
+
+ENDPOINTS: dict = {}
+STATE: dict = {}  # long-lived objects (kernel, engines) owned by the worker
+
+
+def endpoint(fn):
+    ENDPOINTS[fn.__name__] = fn
+    return fn
+
+
+def dispatch(name: str, args_json: str) -> str:
+    try:
+        fn = ENDPOINTS.get(name)
+        if fn is None:
+            raise LookupError(f"no Python endpoint named {name!r}")
+        args = json.loads(args_json) if args_json else {}
+        result = fn(**args)
+        return json.dumps({"ok": True, "result": result}, allow_nan=False)
+    except InputError as e:
+        return json.dumps({"ok": False, "error": {"type": "InputError", "message": str(e), "field": e.field}})
+    except Exception as e:  # anything else is a bug or a broken file: report it, keep the worker alive
+        return json.dumps({"ok": False, "error": {"type": type(e).__name__, "message": str(e),
+                                                    "trace": traceback.format_exc(limit=6)}})
+
+
+def kernel():
+    from .kernel import Kernel
+
+    k = STATE.get("kernel")
+    if k is None:
+        k = STATE["kernel"] = Kernel.open()
+    return k
+
+
+@endpoint
+def ping() -> dict:
+    import sys
+
+    k = kernel()
+    return {"python": sys.version.split()[0], "simd": k.simd, "kernel": getattr(k.host, "name", "")}
+
+
+@endpoint
+def kernel_check(rows: int, cols: int, seed: int = 1) -> dict:
+    """Multiply a seeded random int8 matrix by a seeded vector, both paths; CPython gives the same."""
+    from .kernelcheck import run_check
+
+    return run_check(kernel(), rows, cols, seed)
+
+
+# Chapters register their endpoints by importing their modules here.
+from . import kernelcheck  # noqa: E402,F401

@@ -1,0 +1,200 @@
+"""One Python binding for the wasm kernel, in CPython and in Pyodide.
+
+Everything above this module talks to `Kernel`, which needs from its host only four things:
+call an export by name, write bytes at an address, read bytes from an address, and the wasm
+module's own flags. Two hosts provide them:
+
+* `WasmtimeHost` (CPython): runs the very .wasm file the page ships, through PyPI wasmtime.
+  Memory is reached through its raw pointer with ctypes (one memmove per vector).
+* `PyodideHost` (browser worker): the JS side instantiates the module and registers its exports
+  as the JS module `decodelab_kernel`; bytes move with `TypedArray.assign` /
+  `assign_to` into a preallocated Python buffer, the cheapest route we measured (one copy, no
+  per-element proxies; see `bench_transfer` and docs in kernels/decodelab.h).
+
+Vectors cross as `array.array('f')`, which both hosts fill with a single buffer copy and which
+is what the pure-Python code (sampler, tokenizer) iterates over without numpy.
+"""
+from __future__ import annotations
+
+import sys
+from array import array
+from pathlib import Path
+
+IN_PYODIDE = sys.platform == "emscripten"
+
+
+class KernelError(RuntimeError):
+    """The kernel could not be loaded or refused an operation (out of memory, bad input)."""
+
+
+class WasmtimeHost:
+    def __init__(self, wasm_path: str | Path):
+        import ctypes
+
+        import wasmtime
+
+        self._ctypes = ctypes
+        path = Path(wasm_path)
+        if not path.exists():
+            raise KernelError(f"kernel file not found: {path} (run `python build.py` first)")
+        self.engine = wasmtime.Engine()
+        self.store = wasmtime.Store(self.engine)
+        try:
+            module = wasmtime.Module.from_file(self.engine, str(path))
+            self.instance = wasmtime.Instance(self.store, module, [])
+        except Exception as e:  # wasmtime raises its own error types
+            raise KernelError(f"could not instantiate {path.name}: {e}") from e
+        exports = self.instance.exports(self.store)
+        self.memory = exports["memory"]
+        self._funcs = {}
+        for name in ("dl_abi_version", "dl_simd_enabled"):
+            self._funcs[name] = exports[name]
+        self._exports = exports
+        self.name = path.name
+
+    def func(self, name: str):
+        f = self._funcs.get(name)
+        if f is None:
+            f = self._funcs[name] = self._exports[name]
+        store = self.store
+        return lambda *args: f(store, *args)
+
+    def call(self, name: str, *args):
+        return self.func(name)(*args)
+
+    def _base(self) -> int:
+        # The base may move when memory grows, so ask each time (cheap).
+        return self._ctypes.addressof(self.memory.data_ptr(self.store).contents)
+
+    def write(self, ptr: int, data) -> None:
+        mv = memoryview(data).cast("B")
+        buf = (self._ctypes.c_char * len(mv)).from_buffer_copy(mv) if mv.readonly else (
+            self._ctypes.c_char * len(mv)).from_buffer(mv)
+        self._ctypes.memmove(self._base() + ptr, buf, len(mv))
+
+    def read_into(self, ptr: int, out) -> None:
+        mv = memoryview(out).cast("B")
+        dst = (self._ctypes.c_char * len(mv)).from_buffer(mv)
+        self._ctypes.memmove(dst, self._base() + ptr, len(mv))
+
+
+class PyodideHost:
+    def __init__(self, js_module_name: str = "decodelab_kernel"):
+        import importlib
+
+        try:
+            mod = importlib.import_module(js_module_name)
+        except ImportError as e:
+            raise KernelError("the page did not register the wasm kernel with Pyodide") from e
+        self.exports = mod.exports
+        self.name = str(getattr(mod, "name", "kernel"))
+        from js import Uint8Array  # type: ignore
+
+        self._u8 = Uint8Array
+
+    def func(self, name: str):
+        return getattr(self.exports, name)
+
+    def call(self, name: str, *args):
+        return getattr(self.exports, name)(*args)
+
+    def _view(self, ptr: int, n: int):
+        return self._u8.new(self.exports.memory.buffer, ptr, n)
+
+    def write(self, ptr: int, data) -> None:
+        mv = memoryview(data).cast("B")
+        self._view(ptr, len(mv)).assign(mv)
+
+    def read_into(self, ptr: int, out) -> None:
+        mv = memoryview(out).cast("B")
+        self._view(ptr, len(mv)).assign_to(mv)
+
+
+def default_wasm_path(simd: bool = True) -> Path:
+    root = Path(__file__).resolve().parents[2]
+    return root / "web" / "kernels" / ("kernel_simd.wasm" if simd else "kernel_scalar.wasm")
+
+
+class Kernel:
+    """Typed access to the kernel's exports over either host."""
+
+    ABI_VERSION = 2
+
+    def __init__(self, host):
+        self.host = host
+        abi = host.call("dl_abi_version")
+        if abi != self.ABI_VERSION:
+            raise KernelError(f"kernel ABI {abi}, this Python expects {self.ABI_VERSION}: rebuild the kernel")
+        self.simd = bool(host.call("dl_simd_enabled"))
+        self._matvec_f32x = host.func("dl_matvec_f32x")
+        self._matvec_fast = host.func("dl_matvec_fast")
+
+    @classmethod
+    def open(cls, simd: bool = True, wasm_path: str | Path | None = None) -> "Kernel":
+        if IN_PYODIDE:
+            return cls(PyodideHost())
+        return cls(WasmtimeHost(wasm_path or default_wasm_path(simd)))
+
+    # -- memory ------------------------------------------------------------------------------
+    def alloc(self, nbytes: int) -> int:
+        ptr = self.host.call("dl_alloc", nbytes)
+        if not ptr:
+            raise KernelError(f"kernel out of memory allocating {nbytes} bytes")
+        return ptr
+
+    def mark(self) -> int:
+        return self.host.call("dl_heap_mark")
+
+    def release(self, mark: int) -> None:
+        self.host.call("dl_heap_release", mark)
+
+    def put(self, ptr: int, data) -> None:
+        self.host.write(ptr, data)
+
+    def put_f32(self, ptr: int, values) -> None:
+        self.host.write(ptr, values if isinstance(values, array) and values.typecode == "f" else array("f", values))
+
+    def get_f32(self, ptr: int, n: int) -> array:
+        out = array("f", bytes(4 * n))
+        self.host.read_into(ptr, out)
+        return out
+
+    def get_bytes(self, ptr: int, n: int) -> bytearray:
+        out = bytearray(n)
+        self.host.read_into(ptr, out)
+        return out
+
+    def upload_matrix(self, q: bytes, scales, rows: int, cols: int) -> "Matrix":
+        if len(q) != rows * cols:
+            raise KernelError(f"matrix has {len(q)} bytes, expected {rows}x{cols}")
+        qp = self.alloc(rows * cols)
+        sp = self.alloc(4 * rows)
+        self.put(qp, q)
+        self.put_f32(sp, scales)
+        return Matrix(self, qp, sp, rows, cols)
+
+
+class Matrix:
+    """An int8 matrix with one float32 scale per row, resident in kernel memory."""
+
+    def __init__(self, kernel: Kernel, q_ptr: int, s_ptr: int, rows: int, cols: int):
+        self.k, self.q_ptr, self.s_ptr, self.rows, self.cols = kernel, q_ptr, s_ptr, rows, cols
+        self.x_ptr = kernel.alloc(4 * cols)
+        self.y_ptr = kernel.alloc(4 * rows)
+        self.scratch = kernel.alloc(cols + 16)
+
+    def matvec(self, x, fast: bool = True) -> array:
+        """y = W x through the kernel; fast quantizes x to int8, exact keeps it float32."""
+        k = self.k
+        k.put_f32(self.x_ptr, x)
+        self.run(fast)
+        return k.get_f32(self.y_ptr, self.rows)
+
+    def run(self, fast: bool = True, repeat: int = 1) -> None:
+        """Run on the x already in kernel memory (benchmarks call this in a loop)."""
+        k = self.k
+        for _ in range(repeat):
+            if fast:
+                k._matvec_fast(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols, self.scratch)
+            else:
+                k._matvec_f32x(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols)

@@ -1,0 +1,54 @@
+"""A kernel self-check that runs identically in CPython and in the page.
+
+Weights and input come from a seeded pure-Python generator, so both runtimes build the very same
+matrix; the end-to-end test compares the page's outputs with CPython's bit for bit.
+"""
+from __future__ import annotations
+
+import random
+import time
+from array import array
+
+from .errors import InputError
+
+
+def seeded_problem(rows: int, cols: int, seed: int) -> tuple[bytes, array, array]:
+    rng = random.Random(seed)
+    q = bytes(rng.randrange(256) for _ in range(rows * cols))  # int8 as raw bytes, full range
+    q = q.replace(b"\x80", b"\x81")  # keep weights in [-127, 127] like the export does
+    s = array("f", (rng.uniform(1e-3, 2e-2) for _ in range(rows)))
+    x = array("f", (rng.gauss(0.0, 1.0) for _ in range(cols)))
+    return q, s, x
+
+
+def exact_reference(q: bytes, s: array, x: array, rows: int, cols: int) -> list[float]:
+    """Plain-Python float64 reference for the returned error figure."""
+    signed = memoryview(q).cast("b")
+    return [s[r] * sum(signed[r * cols + c] * x[c] for c in range(cols)) for r in range(rows)]
+
+
+def run_check(kernel, rows: int, cols: int, seed: int = 1) -> dict:
+    if not (1 <= rows <= 8192 and 1 <= cols <= 4096):
+        raise InputError("rows must be 1..8192 and cols 1..4096", "shape")
+    mark = kernel.mark()
+    try:
+        q, s, x = seeded_problem(rows, cols, seed)
+        m = kernel.upload_matrix(q, s, rows, cols)
+        t0 = time.perf_counter()
+        exact = m.matvec(x, fast=False)
+        t1 = time.perf_counter()
+        fast = m.matvec(x, fast=True)
+        t2 = time.perf_counter()
+        ref = exact_reference(q, s, x, rows, cols) if rows * cols <= 300_000 else None
+        scale = max((abs(v) for v in ref), default=0.0) if ref else 0.0
+        out = {
+            "rows": rows, "cols": cols, "seed": seed, "simd": kernel.simd,
+            "exact": list(exact), "fast": list(fast),
+            "exact_ms": (t1 - t0) * 1e3, "fast_ms": (t2 - t1) * 1e3,
+        }
+        if ref and scale > 0:
+            out["exact_rel_err"] = max(abs(a - b) for a, b in zip(exact, ref)) / scale
+            out["fast_rel_err"] = max(abs(a - b) for a, b in zip(fast, ref)) / scale
+        return out
+    finally:
+        kernel.release(mark)

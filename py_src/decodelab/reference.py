@@ -1,0 +1,85 @@
+"""Reference forward pass in numpy over an exported bundle (CPython only): the kernel's oracle.
+
+Computes the logits of every position of a token sequence at once, in float64, from the
+dequantized int8 weights (w = s_row * q). `float_weights` lets the same code run the float
+checkpoint (for the quality report's float-vs-int8 comparison).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .bundle import I8, Bundle, tensor_names
+
+LN_EPS = 1e-5
+
+
+def dequantized_weights(b: Bundle) -> dict[str, np.ndarray]:
+    out = {}
+    for name in tensor_names(b.config.n_layers):
+        t = b.tensors[name]
+        if t.dtype == I8:
+            q = np.frombuffer(t.data, dtype=np.int8).reshape(t.rows, t.cols).astype(np.float64)
+            s = np.frombuffer(t.scales, dtype=np.float32).astype(np.float64)
+            out[name] = q * s[:, None]
+        else:
+            out[name] = np.frombuffer(t.data, dtype=np.float32).astype(np.float64).reshape(t.cols)
+    return out
+
+
+def gelu_tanh(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + LN_EPS) * w + b
+
+
+def forward(weights: dict[str, np.ndarray], cfg, tokens: list[int]) -> np.ndarray:
+    """Logits [T x V] for every position (causal), tokens starting at position 0."""
+    T = len(tokens)
+    if T > cfg.context:
+        raise ValueError(f"{T} tokens exceed the context of {cfg.context}")
+    d, H = cfg.d_model, cfg.n_heads
+    hd = d // H
+    x = weights["wte"][tokens] + weights["wpe"][:T]
+    mask = np.triu(np.full((T, T), -np.inf), 1)
+    for l in range(cfg.n_layers):
+        p = f"h{l}."
+        h = layer_norm(x, weights[p + "ln1.w"], weights[p + "ln1.b"])
+        qkv = h @ weights[p + "qkv"].T
+        q, k, v = qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:]
+        att_out = np.empty_like(q)
+        for hh in range(H):
+            sl = slice(hh * hd, (hh + 1) * hd)
+            a = q[:, sl] @ k[:, sl].T / math.sqrt(hd) + mask
+            a = np.exp(a - a.max(-1, keepdims=True))
+            a /= a.sum(-1, keepdims=True)
+            att_out[:, sl] = a @ v[:, sl]
+        x = x + att_out @ weights[p + "proj"].T
+        h = layer_norm(x, weights[p + "ln2.w"], weights[p + "ln2.b"])
+        x = x + gelu_tanh(h @ weights[p + "fc"].T) @ weights[p + "fc2"].T
+    x = layer_norm(x, weights["lnf.w"], weights["lnf.b"])
+    return x @ weights["wte"].T
+
+
+def log_softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(-1, keepdims=True))
+
+
+def stream_nll(weights, cfg, stream: list[int], window: int | None = None) -> tuple[float, int]:
+    """Total nats and count for predicting stream[1:] in non-overlapping windows (same rule as training eval)."""
+    window = window or cfg.context
+    total, n = 0.0, 0
+    for start in range(0, len(stream) - 1, window):
+        chunk = stream[start:start + window + 1]
+        if len(chunk) < 2:
+            break
+        lp = log_softmax(forward(weights, cfg, chunk[:-1]))
+        total -= float(lp[np.arange(len(chunk) - 1), chunk[1:]].sum())
+        n += len(chunk) - 1
+    return total, n

@@ -1,0 +1,171 @@
+"""Byte-level BPE encoder/decoder in pure Python.
+
+Written by hand because it must run in Pyodide, where the Rust `tokenizers` library is not
+available. It reproduces the ids that `tokenizers` (ByteLevel pre-tokenizer with the GPT-2
+split pattern, add_prefix_space=False, BPE without dropout) gives for the same vocabulary;
+tests/test_tokenizer.py checks this on every validation story and on Unicode edge cases.
+
+The GPT-2 split pattern is
+    's|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+
+Python's `re` has no \\p{L}, so `split_pretokens` walks the string with the same
+leftmost-first alternation by hand.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+EOT = "<|endoftext|>"
+
+# Oniguruma's \s in Unicode mode: the White_Space property.
+_WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_CONTRACTIONS = ("s", "t", "re", "ve", "m", "ll", "d")
+
+
+def _cls(ch: str) -> str:
+    """'s' whitespace, 'L' letter, 'N' number, 'o' anything else."""
+    if ch in _WHITESPACE:
+        return "s"
+    if ch.isascii():
+        if ch.isalpha():
+            return "L"
+        if ch.isdigit():
+            return "N"
+        return "o"
+    cat = unicodedata.category(ch)[0]
+    return cat if cat in ("L", "N") else "o"
+
+
+def split_pretokens(text: str) -> list[str]:
+    out: list[str] = []
+    n = len(text)
+    classes = [_cls(c) for c in text]
+    i = 0
+    while i < n:
+        c = text[i]
+        # 's 't 're 've 'm 'll 'd
+        if c == "'":
+            matched = False
+            for suf in _CONTRACTIONS:
+                if text.startswith(suf, i + 1):
+                    out.append(text[i : i + 1 + len(suf)])
+                    i += 1 + len(suf)
+                    matched = True
+                    break
+            if matched:
+                continue
+        # ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+`: an optional leading space, then a run of one class
+        if c == " " and i + 1 < n and classes[i + 1] != "s":
+            k, e = classes[i + 1], i + 2
+        elif classes[i] != "s":
+            k, e = classes[i], i + 1
+        else:
+            k = ""
+        if k:
+            while e < n and classes[e] == k:
+                e += 1
+            out.append(text[i:e])
+            i = e
+            continue
+        # whitespace: `\s+(?!\S)` then `\s+`
+        e = i
+        while e < n and classes[e] == "s":
+            e += 1
+        if e == n or e - i == 1:
+            out.append(text[i:e])
+            i = e
+        else:
+            out.append(text[i : e - 1])
+            i = e - 1
+    return out
+
+
+def _bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's reversible map from bytes to printable characters."""
+    keep = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    table = {b: chr(b) for b in keep}
+    extra = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return table
+
+
+BYTE_TO_CHAR = _bytes_to_unicode()
+CHAR_TO_BYTE = {c: b for b, c in BYTE_TO_CHAR.items()}
+
+
+class Tokenizer:
+    """Encoder/decoder over a vocabulary (id -> byte-level string) and ranked merges."""
+
+    def __init__(self, vocab: list[str], merges: list[tuple[str, str]], special: dict[str, int]):
+        self.vocab = vocab
+        self.token_to_id = {t: i for i, t in enumerate(vocab)}
+        self.ranks = {(a, b): r for r, (a, b) in enumerate(merges)}
+        self.special = dict(special)
+        self.eot_id = self.special[EOT]
+        self._cache: dict[str, tuple[int, ...]] = {}
+        self._bytes = [self._token_bytes(t, i) for i, t in enumerate(vocab)]
+
+    def _token_bytes(self, tok: str, i: int) -> bytes:
+        if i in self.special.values():
+            return tok.encode("utf-8")
+        return bytes(CHAR_TO_BYTE[c] for c in tok)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def _bpe(self, word: str) -> tuple[int, ...]:
+        hit = self._cache.get(word)
+        if hit is not None:
+            return hit
+        parts = [BYTE_TO_CHAR[b] for b in word.encode("utf-8")]
+        ranks = self.ranks
+        while len(parts) > 1:
+            best = None
+            best_rank = 1 << 30
+            for a, b in zip(parts, parts[1:]):
+                r = ranks.get((a, b))
+                if r is not None and r < best_rank:
+                    best_rank, best = r, (a, b)
+            if best is None:
+                break
+            a, b = best
+            merged: list[str] = []
+            i = 0
+            while i < len(parts):
+                if i + 1 < len(parts) and parts[i] == a and parts[i + 1] == b:
+                    merged.append(a + b)
+                    i += 2
+                else:
+                    merged.append(parts[i])
+                    i += 1
+            parts = merged
+        ids = tuple(self.token_to_id[p] for p in parts)
+        if len(self._cache) < 100_000:
+            self._cache[word] = ids
+        return ids
+
+    def encode(self, text: str) -> list[int]:
+        ids: list[int] = []
+        pieces = text.split(EOT)
+        for n, piece in enumerate(pieces):
+            if n:
+                ids.append(self.eot_id)
+            for word in split_pretokens(piece):
+                ids.extend(self._bpe(word))
+        return ids
+
+    def token_bytes(self, i: int) -> bytes:
+        return self._bytes[i]
+
+    def decode(self, ids) -> str:
+        return b"".join(self._bytes[i] for i in ids).decode("utf-8", errors="replace")
+
+    def token_str(self, i: int) -> str:
+        """Readable text of one token (a partial UTF-8 sequence shows as U+FFFD)."""
+        return self._bytes[i].decode("utf-8", errors="replace")

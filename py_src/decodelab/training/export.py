@@ -1,0 +1,95 @@
+"""Export a trained run to a .dlm bundle (int8, one scale per row) and a float32 .npz.
+
+    python -m decodelab.training.export --run runs/main --name main
+
+The .npz holds the float weights under the bundle's tensor names; the quality report and the
+int8-vs-float test run the numpy reference on both. Both files go to models/ and are committed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .. import bundle
+from ..bundle import F32, I8, Config, tensor_names
+from .bpe import export_vocab, load
+
+
+def quantize_rows(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """int8 with one float32 scale per row; rounding half away from zero, as the kernel does."""
+    w = w.astype(np.float32)
+    amax = np.abs(w).max(axis=1)
+    s = (amax / np.float32(127)).astype(np.float32)
+    safe = np.where(s == 0, np.float32(1), s)
+    v = (w / safe[:, None]).astype(np.float32)
+    q = np.clip(np.trunc(v + np.copysign(np.float32(0.5), v)), -127, 127).astype(np.int8)
+    return q, s
+
+
+def float_tensors(state: dict, n_layers: int) -> dict[str, np.ndarray]:
+    """Map the torch state dict onto the bundle's tensor names (weights as [out x in])."""
+    g = lambda k: state[k].detach().cpu().numpy().astype(np.float32)  # noqa: E731
+    out = {"wte": g("wte.weight"), "wpe": g("wpe.weight")}
+    for l in range(n_layers):
+        p = f"blocks.{l}."
+        out.update({
+            f"h{l}.ln1.w": g(p + "ln1.weight"), f"h{l}.ln1.b": g(p + "ln1.bias"),
+            f"h{l}.qkv": g(p + "qkv.weight"), f"h{l}.proj": g(p + "proj.weight"),
+            f"h{l}.ln2.w": g(p + "ln2.weight"), f"h{l}.ln2.b": g(p + "ln2.bias"),
+            f"h{l}.fc": g(p + "fc.weight"), f"h{l}.fc2": g(p + "fc2.weight"),
+        })
+    out["lnf.w"], out["lnf.b"] = g("ln_f.weight"), g("ln_f.bias")
+    return out
+
+
+def export(run: Path, name: str, out_dir: Path) -> Path:
+    cfgd = json.loads((run / "config.json").read_text())
+    ck = torch.load(run / "best.pt", weights_only=False)
+    tok = load(run / "tokenizer.json")
+    vocab = export_vocab(tok)
+    id_to_tok = [None] * tok.get_vocab_size()
+    for t, i in vocab["vocab"].items():
+        id_to_tok[i] = t
+    cfg = Config(cfgd["vocab_size"], cfgd["context"], cfgd["d_model"], cfgd["n_layers"], cfgd["n_heads"],
+                 4 * cfgd["d_model"], vocab["special"]["<|endoftext|>"])
+    fl = float_tensors(ck["model"], cfg.n_layers)
+    tensors = []
+    for n in tensor_names(cfg.n_layers):
+        w = fl[n]
+        if w.ndim == 2:
+            q, s = quantize_rows(w)
+            tensors.append((n, I8, w.shape[0], w.shape[1], q.tobytes(), s.tobytes()))
+        else:
+            tensors.append((n, F32, 1, w.shape[0], w.astype(np.float32).tobytes(), None))
+    log = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines() if line.strip()]
+    best = min((r for r in log if "val_nats" in r), key=lambda r: r["val_nats"])
+    meta = {"name": name, "step": ck["step"], "train_config": cfgd,
+            "val_nats_at_export": best["val_nats"], "val_bpb_at_export": best["val_bpb"],
+            "tokenizer": "byte-level BPE trained with HF tokenizers on TinyStories train_*.txt",
+            "data_license": "trained on TinyStories (CDLA-Sharing-1.0)"}
+    data = bundle.write_bundle(cfg, tensors, {"vocab": id_to_tok, "merges": vocab["merges"],
+                                              "special": vocab["special"]}, meta)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{name}.dlm"
+    path.write_bytes(data)
+    np.savez_compressed(out_dir / f"{name}-float32.npz", **fl)
+    bundle.read_bundle(data, str(path))  # round-trip check
+    print(f"wrote {path} ({len(data) / 1e6:.2f} MB), step {ck['step']}, val bpb {best['val_bpb']:.4f}")
+    return path
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", required=True, type=Path)
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[3] / "models")
+    a = ap.parse_args(argv)
+    export(a.run, a.name, a.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,211 @@
+"""Train a model on the TinyStories corpus on CPU, with checkpoint/resume.
+
+    python -m decodelab.training.train --run runs/main --vocab 2048 --d 128 --layers 4 --steps 6000
+
+A run folder holds tokenizer.json, config.json, ckpt.pt (latest, for resume), best.pt (lowest
+validation loss) and log.jsonl. Running the same command again resumes from ckpt.pt, so a long
+run can continue across sessions. With --teacher PATH the model is distilled from another run's
+best.pt (same tokenizer): loss = (1-w)*cross-entropy + w*KL(teacher || student).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from . import bpe
+from .corpus import train_stories, valid_stories
+from .model import GPT, GPTConfig
+
+
+def token_stream(tok, stories: list[str]) -> np.ndarray:
+    """[eot] s1 [eot] s2 ... [eot]: the end token doubles as beginning-of-text."""
+    eot = tok.token_to_id("<|endoftext|>")
+    out = [eot]
+    for enc in tok.encode_batch(stories):
+        out.extend(enc.ids)
+        out.append(eot)
+    return np.asarray(out, dtype=np.int64)
+
+
+def token_byte_lengths(tok) -> np.ndarray:
+    """UTF-8 bytes each token stands for; the end token counts 0 (it is not story text)."""
+    from ..tokenizer import CHAR_TO_BYTE
+
+    n = tok.get_vocab_size()
+    lens = np.zeros(n, dtype=np.int64)
+    for t, i in tok.get_vocab().items():
+        lens[i] = 0 if t == "<|endoftext|>" else len(t)  # one byte-level char per byte
+        assert t == "<|endoftext|>" or all(c in CHAR_TO_BYTE for c in t)
+    return lens
+
+
+@torch.no_grad()
+def evaluate(model, stream: np.ndarray, byte_lens: np.ndarray, context: int, max_blocks: int | None = None,
+             batch: int = 16) -> dict:
+    """Mean nats/token and bits/byte over non-overlapping windows of the validation stream."""
+    model.eval()
+    n_blocks = (len(stream) - 1) // context
+    if max_blocks:
+        n_blocks = min(n_blocks, max_blocks)
+    total_nats, total_tokens, total_bytes = 0.0, 0, 0
+    for b0 in range(0, n_blocks, batch):
+        rows = range(b0, min(n_blocks, b0 + batch))
+        x = torch.from_numpy(np.stack([stream[r * context:(r + 1) * context] for r in rows]))
+        y = torch.from_numpy(np.stack([stream[r * context + 1:(r + 1) * context + 1] for r in rows]))
+        logits = model(x)
+        nll = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.reshape(-1), reduction="sum")
+        total_nats += float(nll)
+        total_tokens += y.numel()
+        total_bytes += int(byte_lens[y.numpy()].sum())
+    model.train()
+    return {"nats": total_nats / total_tokens, "bpb": total_nats / math.log(2) / total_bytes,
+            "tokens": total_tokens, "bytes": total_bytes}
+
+
+def lr_at(step: int, total: int, peak: float, warmup: int) -> float:
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    t = min(1.0, (step - warmup) / max(1, total - warmup))
+    return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", required=True)
+    ap.add_argument("--vocab", type=int, default=2048)
+    ap.add_argument("--tokenizer", help="reuse this tokenizer.json instead of training one")
+    ap.add_argument("--d", type=int, default=128)
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--dropout", type=float, default=0.1)
+    ap.add_argument("--seq", type=int, default=512)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--minutes", type=float, default=0, help="stop (with a checkpoint) after this long")
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--wd", type=float, default=0.1)
+    ap.add_argument("--eval-every", type=int, default=250)
+    ap.add_argument("--eval-blocks", type=int, default=96)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1337)
+    ap.add_argument("--teacher", help="run folder of a teacher model to distil from")
+    ap.add_argument("--distill-weight", type=float, default=0.7)
+    args = ap.parse_args(argv)
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    run = Path(args.run)
+    run.mkdir(parents=True, exist_ok=True)
+
+    tok_path = run / "tokenizer.json"
+    if not tok_path.exists():
+        if args.tokenizer:
+            tok_path.write_bytes(Path(args.tokenizer).read_bytes())
+        else:
+            bpe.save(bpe.train_bpe(args.vocab), tok_path)
+    tok = bpe.load(tok_path)
+    train = token_stream(tok, train_stories())
+    valid = token_stream(tok, valid_stories())
+    byte_lens = token_byte_lengths(tok)
+    print(f"train tokens {len(train):,}  valid tokens {len(valid):,}  "
+          f"bytes/token {byte_lens[train].sum() / len(train):.3f}", flush=True)
+
+    cfg = GPTConfig(vocab_size=tok.get_vocab_size(), context=512, d_model=args.d,
+                    n_layers=args.layers, n_heads=args.heads, dropout=args.dropout)
+    (run / "config.json").write_text(json.dumps(cfg.to_dict(), indent=1))
+    model = GPT(cfg)
+    total, non_emb = model.n_params()
+    print(f"params {total:,} (non-embedding {non_emb:,})", flush=True)
+
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.wd},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, betas=(0.9, 0.95))
+
+    teacher = None
+    if args.teacher:
+        tcfg = GPTConfig(**json.loads((Path(args.teacher) / "config.json").read_text()))
+        teacher = GPT(tcfg)
+        teacher.load_state_dict(torch.load(Path(args.teacher) / "best.pt", weights_only=True)["model"])
+        teacher.eval()
+
+    step, best, rng_state = 0, float("inf"), None
+    ckpt_path = run / "ckpt.pt"
+    if ckpt_path.exists():
+        ck = torch.load(ckpt_path, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        step, best, rng_state = ck["step"], ck["best"], ck["rng"]
+        print(f"resumed at step {step}, best val {best:.4f}", flush=True)
+    rng = np.random.default_rng(args.seed)
+    if rng_state is not None:
+        rng.bit_generator.state = rng_state
+
+    def save(path: Path) -> None:
+        tmp = path.with_suffix(".tmp")
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
+                    "rng": rng.bit_generator.state, "config": cfg.to_dict()}, tmp)
+        os.replace(tmp, path)
+
+    log = open(run / "log.jsonl", "a")
+    t0 = time.time()
+    last_save = t0
+    tokens_done = 0
+    model.train()
+    while step < args.steps:
+        if step % args.eval_every == 0 or step == args.steps - 1:
+            ev = evaluate(model, valid, byte_lens, cfg.context, args.eval_blocks)
+            rec = {"step": step, "val_nats": ev["nats"], "val_bpb": ev["bpb"], "elapsed_s": time.time() - t0,
+                   "tok_per_s": tokens_done / max(1e-9, time.time() - t0)}
+            print(json.dumps(rec), flush=True)
+            log.write(json.dumps(rec) + "\n")
+            log.flush()
+            if ev["nats"] < best:
+                best = ev["nats"]
+                save(run / "best.pt")
+        lr = lr_at(step, args.steps, args.lr, warmup=min(200, args.steps // 10))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        starts = rng.integers(0, len(train) - args.seq - 1, size=args.batch)
+        x = torch.from_numpy(np.stack([train[s:s + args.seq] for s in starts]))
+        y = torch.from_numpy(np.stack([train[s + 1:s + args.seq + 1] for s in starts]))
+        logits = model(x)
+        loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.reshape(-1))
+        if teacher is not None:
+            with torch.no_grad():
+                t_logp = F.log_softmax(teacher(x), dim=-1)
+            s_logp = F.log_softmax(logits, dim=-1)
+            kl = (t_logp.exp() * (t_logp - s_logp)).sum(-1).mean()
+            loss = (1 - args.distill_weight) * loss + args.distill_weight * kl
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        step += 1
+        tokens_done += x.numel()
+        if time.time() - last_save > 120:
+            save(ckpt_path)
+            last_save = time.time()
+        if args.minutes and time.time() - t0 > args.minutes * 60:
+            print("time limit reached", flush=True)
+            break
+    save(ckpt_path)
+    ev = evaluate(model, valid, byte_lens, cfg.context, args.eval_blocks)
+    if ev["nats"] < best:
+        best = ev["nats"]
+        save(run / "best.pt")
+    rec = {"step": step, "val_nats": ev["nats"], "val_bpb": ev["bpb"], "final": True, "best_nats": best}
+    print(json.dumps(rec), flush=True)
+    log.write(json.dumps(rec) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""End-to-end: the built page boots Pyodide in a worker, Python drives the wasm kernel, and the
+result equals what the same Python computes in CPython through wasmtime. No request may leave
+the page's origin (the `page` fixture aborts and fails on any)."""
+from conftest import open_ready, py
+
+
+def test_worker_ready_and_kernel_matches_cpython(page, kernel):
+    from decodelab.kernelcheck import run_check
+
+    open_ready(page)
+    info = py(page, "ping")
+    assert info["simd"] is True and info["python"].startswith("3.14")
+    for rows, cols in [(33, 15), (1024, 256)]:
+        in_page = py(page, "kernel_check", rows=rows, cols=cols, seed=3)
+        here = run_check(kernel, rows, cols, seed=3)
+        # the same wasm, the same inputs: bit-identical outputs
+        assert in_page["exact"] == here["exact"]
+        assert in_page["fast"] == here["fast"]
+    assert not page.console_errors
+
+
+def test_kernel_widget_reports_result(page):
+    open_ready(page)
+    page.click("#kc-run")
+    page.wait_for_selector("#kc-out[data-result]")
+    assert "SIMD kernel" in page.inner_text("#kc-out")
+
+
+def test_bad_input_is_shown_next_to_the_field(page):
+    open_ready(page)
+    page.fill("#kc-rows", "-3")
+    page.click("#kc-run")
+    page.wait_for_selector("#kc-rows + .field-error:not([hidden])")
+    assert "1 to 8192" in page.inner_text("#kc-rows + .field-error")
+    page.fill("#kc-rows", "64")
+    page.click("#kc-run")
+    page.wait_for_selector("#kc-out[data-result]")
+
+
+def test_scalar_fallback_has_a_notice(page):
+    open_ready(page, "/?nosimd=1")
+    assert py(page, "ping")["simd"] is False
+    assert "no WebAssembly SIMD" in page.inner_text("#kernel-notice")
+
+
+def test_missing_file_gives_a_clear_error(page):
+    page.route("**/kernel_simd.wasm*", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(page.site + "/")
+    page.wait_for_function("document.body.dataset.ready === 'failed'", timeout=60_000)
+    msg = page.inner_text("#boot-error")
+    assert "SIMD kernel is missing" in msg and "404" in msg

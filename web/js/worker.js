@@ -1,0 +1,101 @@
+// The engine worker: Pyodide + the decodelab wheel + the wasm kernel, behind one message channel.
+//
+// Page -> worker:  {id, fn, args}            run Python endpoint `fn` with keyword args
+// Worker -> page:  {id, ok, result | error}  the endpoint's answer
+//                  {type: "progress", stage, detail, ms}   while loading
+//                  {type: "ready", info} | {type: "fatal", stage, message}
+// Everything is fetched from our own origin; nothing here reaches the network beyond it.
+
+import { loadPyodide } from "../pyodide/pyodide.mjs";
+
+const t0 = performance.now();
+const params = new URL(self.location.href).searchParams;
+let stage = "start";
+
+function progress(next, detail = "") {
+  stage = next;
+  self.postMessage({ type: "progress", stage, detail, ms: performance.now() - t0 });
+}
+
+async function fetchBytes(url, what) {
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new Error(`could not fetch ${what} (${url}): ${e.message}`);
+  }
+  if (!res.ok) throw new Error(`${what} is missing: ${url} answered HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+// Pick the SIMD kernel when this browser validates it, else the scalar build (same ABI).
+const siteRoot = new URL("../", self.location.href);
+const abs = (path) => new URL(path, siteRoot).href;
+
+async function loadKernel(info) {
+  const simdBytes = await fetchBytes(abs(info.kernels.kernel_simd), "SIMD kernel");
+  const forceScalar = params.get("kernel") === "scalar" || params.get("nosimd") === "1";
+  let bytes = simdBytes, name = "kernel_simd.wasm", notice = "";
+  if (forceScalar || !WebAssembly.validate(simdBytes)) {
+    bytes = await fetchBytes(abs(info.kernels.kernel_scalar), "scalar kernel");
+    name = "kernel_scalar.wasm";
+    notice = forceScalar && params.get("kernel") === "scalar"
+      ? "Scalar kernel selected by the page address."
+      : "This browser has no WebAssembly SIMD, so the page runs the scalar kernel: same results, several times slower.";
+  }
+  let instance;
+  try {
+    ({ instance } = await WebAssembly.instantiate(bytes, {}));
+  } catch (e) {
+    throw new Error(`the wasm kernel ${name} failed to load: ${e.message}`);
+  }
+  return { exports: instance.exports, name, notice };
+}
+
+async function boot() {
+  progress("files", "reading the build manifest");
+  const info = JSON.parse(new TextDecoder().decode(await fetchBytes(abs("build-info.json?t=" + Date.now()), "build manifest")));
+
+  // Start independent downloads at once; Pyodide's own start-up dominates.
+  const kernelP = loadKernel(info);
+  const wheelP = fetchBytes(abs(info.wheel), "decodelab wheel");
+
+  progress("pyodide", "starting Python");
+  const pyodide = await loadPyodide({ indexURL: abs("pyodide/"), packages: [] });
+
+  progress("package", "installing the decodelab package");
+  await pyodide.loadPackage(abs(info.micropip), { messageCallback: () => {} });
+  const wheelName = info.wheel.split("/").pop();
+  pyodide.FS.writeFile("/tmp/" + wheelName, await wheelP);
+  await pyodide.runPythonAsync(`
+import micropip
+await micropip.install("emfs:/tmp/${wheelName}", deps=False)
+`);
+
+  progress("kernel", "instantiating the wasm kernel");
+  const kernel = await kernelP;
+  pyodide.registerJsModule("decodelab_kernel", { exports: kernel.exports, name: kernel.name });
+  const api = pyodide.pyimport("decodelab.api");
+  const dispatch = api.dispatch;
+  const hello = JSON.parse(dispatch("ping", "{}"));
+  if (!hello.ok) throw new Error(`Python could not reach the kernel: ${hello.error.message}`);
+
+  self.onmessage = (ev) => {
+    const { id, fn, args } = ev.data;
+    let reply;
+    try {
+      reply = JSON.parse(dispatch(fn, JSON.stringify(args ?? {})));
+    } catch (e) {
+      reply = { ok: false, error: { type: "WorkerError", message: String(e.message || e) } };
+    }
+    self.postMessage({ id, ...reply });
+  };
+  self.postMessage({
+    type: "ready",
+    info: { ...hello.result, kernelNotice: kernel.notice, models: info.models, ms: performance.now() - t0 },
+  });
+}
+
+boot().catch((e) => {
+  self.postMessage({ type: "fatal", stage, message: String(e && e.message ? e.message : e) });
+});
