@@ -66,6 +66,15 @@ void DL_EXPORT("dl_heap_release") dl_heap_release(uint32_t mark) {
     if (mark <= heap_top) heap_top = mark;
 }
 
+/* Round half away from zero, exactly: v - trunc(v) is exact in float, so no "+0.5" double rounding.
+ * py_src/decodelab/quant.py mirrors this bit for bit. */
+int32_t dl_round_away(float v) {
+    float t = __builtin_truncf(v), f = v - t;
+    if (f >= 0.5f) t += 1.0f;
+    else if (f <= -0.5f) t -= 1.0f;
+    return (int32_t)t;
+}
+
 /* ---- exact path: x stays float32 ---------------------------------------------------------- */
 
 static float dot_f32x_row(const int8_t *q, const float *x, int32_t from, int32_t cols) {
@@ -74,35 +83,47 @@ static float dot_f32x_row(const int8_t *q, const float *x, int32_t from, int32_t
     return acc;
 }
 
-void DL_EXPORT("dl_matvec_f32x") dl_matvec_f32x(const int8_t *q, const float *s, const float *x, float *y,
-                                                int32_t rows, int32_t cols) {
+/* Y[t][r] = s[r] * sum_c q[r][c] * X[t][c] for n input rows X (stride cols) and outputs Y (stride rows).
+ * Rows go four at a time in the outer loop, so each 4-row slice of W is read from memory once
+ * and reused for all n inputs while it sits in cache: one pass over the weights per block. */
+void DL_EXPORT("dl_matmat_f32x") dl_matmat_f32x(const int8_t *q, const float *s, const float *X, float *Y,
+                                                int32_t rows, int32_t cols, int32_t n) {
     int32_t r = 0;
 #ifdef __wasm_simd128__
     const int32_t c16 = cols & ~15;
     for (; r + 4 <= rows; r += 4) {
         const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
-        v128_t acc[4] = {wasm_f32x4_splat(0), wasm_f32x4_splat(0), wasm_f32x4_splat(0), wasm_f32x4_splat(0)};
-        for (int32_t c = 0; c < c16; c += 16) {
-            v128_t x0 = wasm_v128_load(x + c), x1 = wasm_v128_load(x + c + 4);
-            v128_t x2 = wasm_v128_load(x + c + 8), x3 = wasm_v128_load(x + c + 12);
-            for (int k = 0; k < 4; k++) {
-                v128_t w = wasm_v128_load(qr[k] + c);
-                v128_t lo = wasm_i16x8_extend_low_i8x16(w), hi = wasm_i16x8_extend_high_i8x16(w);
-                v128_t a = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(lo)), x0);
-                a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(lo)), x1));
-                a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(hi)), x2));
-                a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(hi)), x3));
-                acc[k] = wasm_f32x4_add(acc[k], a);
+        for (int32_t t = 0; t < n; t++) {
+            const float *x = X + t * cols;
+            v128_t acc[4] = {wasm_f32x4_splat(0), wasm_f32x4_splat(0), wasm_f32x4_splat(0), wasm_f32x4_splat(0)};
+            for (int32_t c = 0; c < c16; c += 16) {
+                v128_t x0 = wasm_v128_load(x + c), x1 = wasm_v128_load(x + c + 4);
+                v128_t x2 = wasm_v128_load(x + c + 8), x3 = wasm_v128_load(x + c + 12);
+                for (int k = 0; k < 4; k++) {
+                    v128_t w = wasm_v128_load(qr[k] + c);
+                    v128_t lo = wasm_i16x8_extend_low_i8x16(w), hi = wasm_i16x8_extend_high_i8x16(w);
+                    v128_t a = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(lo)), x0);
+                    a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(lo)), x1));
+                    a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(hi)), x2));
+                    a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(hi)), x3));
+                    acc[k] = wasm_f32x4_add(acc[k], a);
+                }
             }
-        }
-        for (int k = 0; k < 4; k++) {
-            float t = wasm_f32x4_extract_lane(acc[k], 0) + wasm_f32x4_extract_lane(acc[k], 1) +
-                      wasm_f32x4_extract_lane(acc[k], 2) + wasm_f32x4_extract_lane(acc[k], 3);
-            y[r + k] = s[r + k] * (t + dot_f32x_row(qr[k], x, c16, cols));
+            for (int k = 0; k < 4; k++) {
+                float sum = wasm_f32x4_extract_lane(acc[k], 0) + wasm_f32x4_extract_lane(acc[k], 1) +
+                            wasm_f32x4_extract_lane(acc[k], 2) + wasm_f32x4_extract_lane(acc[k], 3);
+                Y[t * rows + r + k] = s[r + k] * (sum + dot_f32x_row(qr[k], x, c16, cols));
+            }
         }
     }
 #endif
-    for (; r < rows; r++) y[r] = s[r] * dot_f32x_row(q + r * cols, x, 0, cols);
+    for (; r < rows; r++)
+        for (int32_t t = 0; t < n; t++) Y[t * rows + r] = s[r] * dot_f32x_row(q + r * cols, X + t * cols, 0, cols);
+}
+
+void DL_EXPORT("dl_matvec_f32x") dl_matvec_f32x(const int8_t *q, const float *s, const float *x, float *y,
+                                                int32_t rows, int32_t cols) {
+    dl_matmat_f32x(q, s, x, y, rows, cols, 1);
 }
 
 /* ---- fast path: x quantized once to int8 -------------------------------------------------- */
@@ -119,8 +140,7 @@ float DL_EXPORT("dl_quantize_x") dl_quantize_x(const float *x, int8_t *xq, int32
     }
     float inv = 127.0f / amax;
     for (int32_t c = 0; c < cols; c++) {
-        float v = x[c] * inv;
-        int32_t i = (int32_t)(v + (v >= 0 ? 0.5f : -0.5f)); /* round half away from zero */
+        int32_t i = dl_round_away(x[c] * inv);
         xq[c] = (int8_t)(i > 127 ? 127 : (i < -127 ? -127 : i));
     }
     return amax / 127.0f;
@@ -132,8 +152,9 @@ static int32_t dot_i8x_row(const int8_t *q, const int8_t *xq, int32_t from, int3
     return acc;
 }
 
-void DL_EXPORT("dl_matvec_i8x") dl_matvec_i8x(const int8_t *q, const float *s, const int8_t *xq, float xs,
-                                              float *y, int32_t rows, int32_t cols) {
+/* Y[t][r] = s[r] * xs[t] * sum_c q[r][c] * XQ[t][c]: same loop order as dl_matmat_f32x. */
+void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const float *xs,
+                                              float *Y, int32_t rows, int32_t cols, int32_t n) {
     int32_t r = 0;
 #ifdef __wasm_simd128__
     /* Widen int8 to int16 and multiply-add pairs into int32 lanes (i32x4.dot_i16x8_s).
@@ -141,28 +162,38 @@ void DL_EXPORT("dl_matvec_i8x") dl_matvec_i8x(const int8_t *q, const float *s, c
     const int32_t c16 = cols & ~15;
     for (; r + 4 <= rows; r += 4) {
         const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
-        v128_t acc[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
-        for (int32_t c = 0; c < c16; c += 16) {
-            v128_t xv = wasm_v128_load(xq + c);
-            v128_t xl = wasm_i16x8_extend_low_i8x16(xv), xh = wasm_i16x8_extend_high_i8x16(xv);
-            for (int k = 0; k < 4; k++) {
-                v128_t w = wasm_v128_load(qr[k] + c);
-                acc[k] = wasm_i32x4_add(acc[k], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_low_i8x16(w), xl));
-                acc[k] = wasm_i32x4_add(acc[k], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(w), xh));
+        for (int32_t t = 0; t < n; t++) {
+            const int8_t *xq = XQ + t * cols;
+            v128_t acc[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
+            for (int32_t c = 0; c < c16; c += 16) {
+                v128_t xv = wasm_v128_load(xq + c);
+                v128_t xl = wasm_i16x8_extend_low_i8x16(xv), xh = wasm_i16x8_extend_high_i8x16(xv);
+                for (int k = 0; k < 4; k++) {
+                    v128_t w = wasm_v128_load(qr[k] + c);
+                    acc[k] = wasm_i32x4_add(acc[k], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_low_i8x16(w), xl));
+                    acc[k] = wasm_i32x4_add(acc[k], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(w), xh));
+                }
             }
-        }
-        for (int k = 0; k < 4; k++) {
-            int32_t t = wasm_i32x4_extract_lane(acc[k], 0) + wasm_i32x4_extract_lane(acc[k], 1) +
-                        wasm_i32x4_extract_lane(acc[k], 2) + wasm_i32x4_extract_lane(acc[k], 3);
-            y[r + k] = s[r + k] * xs * (float)(t + dot_i8x_row(qr[k], xq, c16, cols));
+            for (int k = 0; k < 4; k++) {
+                int32_t sum = wasm_i32x4_extract_lane(acc[k], 0) + wasm_i32x4_extract_lane(acc[k], 1) +
+                              wasm_i32x4_extract_lane(acc[k], 2) + wasm_i32x4_extract_lane(acc[k], 3);
+                Y[t * rows + r + k] = s[r + k] * xs[t] * (float)(sum + dot_i8x_row(qr[k], xq, c16, cols));
+            }
         }
     }
 #endif
-    for (; r < rows; r++) y[r] = s[r] * xs * (float)dot_i8x_row(q + r * cols, xq, 0, cols);
+    for (; r < rows; r++)
+        for (int32_t t = 0; t < n; t++)
+            Y[t * rows + r] = s[r] * xs[t] * (float)dot_i8x_row(q + r * cols, XQ + t * cols, 0, cols);
+}
+
+void DL_EXPORT("dl_matvec_i8x") dl_matvec_i8x(const int8_t *q, const float *s, const int8_t *xq, float xs,
+                                              float *y, int32_t rows, int32_t cols) {
+    dl_matmat_i8x(q, s, xq, &xs, y, rows, cols, 1);
 }
 
 void DL_EXPORT("dl_matvec_fast") dl_matvec_fast(const int8_t *q, const float *s, const float *x, float *y,
                                                 int32_t rows, int32_t cols, int8_t *scratch) {
     float xs = dl_quantize_x(x, scratch, cols);
-    dl_matvec_i8x(q, s, scratch, xs, y, rows, cols);
+    dl_matmat_i8x(q, s, scratch, &xs, y, rows, cols, 1);
 }

@@ -20,7 +20,10 @@ def f32(x: float) -> float:
 
 
 def round_half_away(v: float) -> int:
-    return int(v + 0.5) if v >= 0 else -int(-v + 0.5)
+    """Half away from zero, as kernels/matvec.c dl_round_away: v - trunc(v) is exact, no double rounding."""
+    t = math.trunc(v)
+    f = v - t
+    return t + 1 if f >= 0.5 else (t - 1 if f <= -0.5 else t)
 
 
 def qmax_for_bits(bits: int) -> int:

@@ -38,8 +38,23 @@ def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (x - mu) / np.sqrt(var + LN_EPS) * w + b
 
 
-def forward(weights: dict[str, np.ndarray], cfg, tokens: list[int]) -> np.ndarray:
-    """Logits [T x V] for every position (causal), tokens starting at position 0."""
+def quantize_rows_like_kernel(x: np.ndarray) -> np.ndarray:
+    """The fast path's activation rounding: each row to int8 with one scale (max|x|/127), back to float."""
+    x32 = x.astype(np.float32)
+    amax = np.abs(x32).max(-1, keepdims=True)
+    safe = np.where(amax == 0, np.float32(1), amax)
+    v = (x32 * (np.float32(127) / safe)).astype(np.float32)
+    t = np.trunc(v)
+    q = np.clip(t + ((v - t) >= 0.5) - ((v - t) <= -0.5), -127, 127)
+    return q.astype(np.float64) * (amax.astype(np.float64) / 127.0)
+
+
+def forward(weights: dict[str, np.ndarray], cfg, tokens: list[int], act_quant: bool = False) -> np.ndarray:
+    """Logits [T x V] for every position (causal), tokens starting at position 0.
+
+    act_quant=True mirrors the kernel's fast path: every matrix input is rounded to int8 first.
+    """
+    aq = quantize_rows_like_kernel if act_quant else (lambda v: v)
     T = len(tokens)
     if T > cfg.context:
         raise ValueError(f"{T} tokens exceed the context of {cfg.context}")
@@ -50,7 +65,7 @@ def forward(weights: dict[str, np.ndarray], cfg, tokens: list[int]) -> np.ndarra
     for l in range(cfg.n_layers):
         p = f"h{l}."
         h = layer_norm(x, weights[p + "ln1.w"], weights[p + "ln1.b"])
-        qkv = h @ weights[p + "qkv"].T
+        qkv = aq(h) @ weights[p + "qkv"].T
         q, k, v = qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:]
         att_out = np.empty_like(q)
         for hh in range(H):
@@ -59,11 +74,11 @@ def forward(weights: dict[str, np.ndarray], cfg, tokens: list[int]) -> np.ndarra
             a = np.exp(a - a.max(-1, keepdims=True))
             a /= a.sum(-1, keepdims=True)
             att_out[:, sl] = a @ v[:, sl]
-        x = x + att_out @ weights[p + "proj"].T
+        x = x + aq(att_out) @ weights[p + "proj"].T
         h = layer_norm(x, weights[p + "ln2.w"], weights[p + "ln2.b"])
-        x = x + gelu_tanh(h @ weights[p + "fc"].T) @ weights[p + "fc2"].T
+        x = x + aq(gelu_tanh(aq(h) @ weights[p + "fc"].T)) @ weights[p + "fc2"].T
     x = layer_norm(x, weights["lnf.w"], weights["lnf.b"])
-    return x @ weights["wte"].T
+    return aq(x) @ weights["wte"].T
 
 
 def log_softmax(z: np.ndarray) -> np.ndarray:
@@ -71,7 +86,8 @@ def log_softmax(z: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(-1, keepdims=True))
 
 
-def stream_nll(weights, cfg, stream: list[int], window: int | None = None) -> tuple[float, int]:
+def stream_nll(weights, cfg, stream: list[int], window: int | None = None,
+               act_quant: bool = False) -> tuple[float, int]:
     """Total nats and count for predicting stream[1:] in non-overlapping windows (same rule as training eval)."""
     window = window or cfg.context
     total, n = 0.0, 0
@@ -79,7 +95,7 @@ def stream_nll(weights, cfg, stream: list[int], window: int | None = None) -> tu
         chunk = stream[start:start + window + 1]
         if len(chunk) < 2:
             break
-        lp = log_softmax(forward(weights, cfg, chunk[:-1]))
+        lp = log_softmax(forward(weights, cfg, chunk[:-1], act_quant))
         total -= float(lp[np.arange(len(chunk) - 1), chunk[1:]].sum())
         n += len(chunk) - 1
     return total, n

@@ -1,0 +1,513 @@
+/*
+ * model.c: the GPT forward pass over an int8 bundle, with a KV cache (ABI in decodelab.h).
+ *
+ * Mirrors py_src/decodelab/training/model.py: pre-LayerNorm blocks, learned positions,
+ * bias-free linear layers, GELU (tanh form), tied input/output embedding. Every matrix is int8
+ * with one float32 scale per row and goes through dl_matmat_* from matvec.c.
+ *
+ * One routine, forward_block, runs n consecutive tokens through the network in one pass over the
+ * weights and appends their keys and values to the cache. Decoding one token is n = 1; a
+ * prompt prefill, a speculative verification and the no-cache recomputation are larger n.
+ *
+ * Activation path: with fast = 1 the input of every matrix product is quantized to int8 (one
+ * scale per vector) and the products run on int8 x int8 -> int32; with fast = 0 the inputs
+ * stay float32. Measured on the shipped model (python build.py bench generate, docs in
+ * README "Engine"): see the figures recorded with dl_model_set_fast's default below.
+ */
+#include "decodelab.h"
+
+/* ---- small float helpers (freestanding: no libm) ----------------------------------------- */
+
+/* e^x with range reduction x = k ln2 + r, |r| <= ln2/2, and a degree-6 Taylor polynomial for
+ * e^r (relative error below 4e-8, under float32 rounding). */
+static float dl_expf(float x) {
+    if (x < -87.0f) return 0.0f;
+    if (x > 88.0f) x = 88.0f;
+    float kf = __builtin_floorf(x * 1.44269504f + 0.5f);
+    float r = x - kf * 0.693145752f - kf * 1.42860677e-06f;
+    float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
+    union { float f; int32_t i; } u;
+    u.i = ((int32_t)kf + 127) << 23;
+    return p * u.f;
+}
+
+static float dl_tanhf(float x) {
+    if (x > 9.0f) return 1.0f;
+    if (x < -9.0f) return -1.0f;
+    float e = dl_expf(2.0f * x);
+    return (e - 1.0f) / (e + 1.0f);
+}
+
+static float gelu_tanh(float x) {
+    return 0.5f * x * (1.0f + dl_tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));
+}
+
+static void copy_bytes(void *dst, const void *src, uint32_t n) {
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    for (uint32_t i = 0; i < n; i++) d[i] = s[i];
+}
+
+/* ---- plain structs: config, weights, run state -------------------------------------------- */
+
+typedef struct {
+    int32_t vocab, context, d, n_layers, n_heads, d_ff, eot;
+} Config;
+
+typedef struct {
+    int8_t *q;       /* rows x cols, the weights in use (re-quantization writes here) */
+    float *s;        /* one scale per row */
+    const int8_t *q0;/* the shipped weights inside the bundle, for restore and re-quantization */
+    const float *s0;
+    int32_t rows, cols;
+} QMat;
+
+typedef struct {
+    const float *ln1_w, *ln1_b, *ln2_w, *ln2_b;
+    QMat qkv, proj, fc, fc2;
+} Layer;
+
+#define MAX_LAYERS 32
+#define MAX_BLOCK_LOGITS 64 /* positions whose logits one block may return (verification of gamma+1) */
+
+struct Model {
+    Config cfg;
+    QMat wte, wpe;
+    Layer layer[MAX_LAYERS];
+    const float *lnf_w, *lnf_b;
+    /* run state, sized for a block of up to `context` tokens */
+    float *x, *h, *qkv, *att, *ff, *logits, *scores;
+    int8_t *xq;
+    float *xs;
+    float *key_cache, *value_cache; /* [layer][position][d] */
+    int32_t pos;                    /* tokens already in the cache */
+    int32_t fast;
+    double passes, macs;            /* counters (doubles: exact to 2^53, and JS-friendly) */
+};
+
+static const char *last_error = "";
+
+const char *DL_EXPORT("dl_last_error") dl_last_error(void) { return last_error; }
+
+/* ---- bundle parsing (layout documented in py_src/decodelab/bundle.py) ------------------------- */
+
+static uint32_t rd32(const uint8_t *p) { return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24); }
+
+static int name_is(const uint8_t *entry, const char *want) {
+    for (int i = 0; i < 24; i++) {
+        char c = (char)entry[i];
+        if (c != want[i]) return 0;
+        if (c == 0) return 1;
+    }
+    return 1;
+}
+
+static void layer_name(char *out, int32_t l, const char *suffix) {
+    int i = 0;
+    out[i++] = 'h';
+    if (l >= 10) out[i++] = (char)('0' + l / 10);
+    out[i++] = (char)('0' + l % 10);
+    out[i++] = '.';
+    while (*suffix) out[i++] = *suffix++;
+    out[i] = 0;
+}
+
+/* Find tensor `name`, check its kind and shape, return its entry or 0 (with last_error set). */
+static const uint8_t *find_tensor(const uint8_t *b, uint32_t len, const char *name, uint32_t dtype, uint32_t rows,
+                                  uint32_t cols) {
+    uint32_t n = rd32(b + 36), table = rd32(b + 40);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *e = b + table + 48 * i;
+        if (table + 48 * (i + 1) > len) break;
+        if (!name_is(e, name)) continue;
+        uint32_t off = rd32(e + 36), soff = rd32(e + 40);
+        uint32_t bytes = rows * cols * (dtype == 1 ? 1 : 4);
+        if (rd32(e + 24) != dtype || rd32(e + 28) != rows || rd32(e + 32) != cols) {
+            last_error = "model file: a tensor has the wrong type or shape";
+            return 0;
+        }
+        if (off + bytes > len || (dtype == 1 && soff + 4 * rows > len) || (off & 3) || (soff & 3)) {
+            last_error = "model file: a tensor points outside the file";
+            return 0;
+        }
+        return e;
+    }
+    last_error = "model file: a tensor is missing";
+    return 0;
+}
+
+static int bind_matrix(QMat *m, const uint8_t *b, uint32_t len, const char *name, int32_t rows, int32_t cols) {
+    const uint8_t *e = find_tensor(b, len, name, 1, (uint32_t)rows, (uint32_t)cols);
+    if (!e) return 0;
+    m->rows = rows;
+    m->cols = cols;
+    m->q0 = (const int8_t *)(b + rd32(e + 36));
+    m->s0 = (const float *)(b + rd32(e + 40));
+    m->q = dl_alloc((uint32_t)(rows * cols));
+    m->s = dl_alloc((uint32_t)(4 * rows));
+    if (!m->q || !m->s) {
+        last_error = "out of memory for the weights";
+        return 0;
+    }
+    copy_bytes(m->q, m->q0, (uint32_t)(rows * cols));
+    copy_bytes(m->s, m->s0, (uint32_t)(4 * rows));
+    return 1;
+}
+
+static const float *bind_vector(const uint8_t *b, uint32_t len, const char *name, int32_t n) {
+    const uint8_t *e = find_tensor(b, len, name, 0, 1, (uint32_t)n);
+    return e ? (const float *)(b + rd32(e + 36)) : 0;
+}
+
+/* The bundle must stay in kernel memory while the model lives: the shipped weights are read
+ * from it on restore. The Python loader has already verified its checksum. */
+Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) {
+    last_error = "";
+    if (len < 68 || b[0] != 'D' || b[1] != 'L' || b[2] != 'M' || b[3] != 1) {
+        last_error = "not a decodelab model file (bad magic)";
+        return 0;
+    }
+    if (rd32(b + 4) != 1) {
+        last_error = "unsupported model file version";
+        return 0;
+    }
+    if (rd32(b + 60) != len) {
+        last_error = "model file length does not match its header (truncated?)";
+        return 0;
+    }
+    Model *m = dl_alloc(sizeof(Model));
+    if (!m) return 0;
+    Config *c = &m->cfg;
+    c->vocab = (int32_t)rd32(b + 8);
+    c->context = (int32_t)rd32(b + 12);
+    c->d = (int32_t)rd32(b + 16);
+    c->n_layers = (int32_t)rd32(b + 20);
+    c->n_heads = (int32_t)rd32(b + 24);
+    c->d_ff = (int32_t)rd32(b + 28);
+    c->eot = (int32_t)rd32(b + 32);
+    if (c->n_layers < 1 || c->n_layers > MAX_LAYERS || c->n_heads < 1 || c->d % c->n_heads || c->d % 4 ||
+        c->context < 1 || c->context > 4096 || c->vocab < 2 || c->eot >= c->vocab) {
+        last_error = "model file: configuration out of range";
+        return 0;
+    }
+    int32_t d = c->d;
+    if (!bind_matrix(&m->wte, b, len, "wte", c->vocab, d) || !bind_matrix(&m->wpe, b, len, "wpe", c->context, d))
+        return 0;
+    char name[24];
+    for (int32_t l = 0; l < c->n_layers; l++) {
+        Layer *L = &m->layer[l];
+        layer_name(name, l, "ln1.w"); L->ln1_w = bind_vector(b, len, name, d);
+        layer_name(name, l, "ln1.b"); L->ln1_b = bind_vector(b, len, name, d);
+        layer_name(name, l, "ln2.w"); L->ln2_w = bind_vector(b, len, name, d);
+        layer_name(name, l, "ln2.b"); L->ln2_b = bind_vector(b, len, name, d);
+        if (!L->ln1_w || !L->ln1_b || !L->ln2_w || !L->ln2_b) return 0;
+        layer_name(name, l, "qkv");
+        if (!bind_matrix(&L->qkv, b, len, name, 3 * d, d)) return 0;
+        layer_name(name, l, "proj");
+        if (!bind_matrix(&L->proj, b, len, name, d, d)) return 0;
+        layer_name(name, l, "fc");
+        if (!bind_matrix(&L->fc, b, len, name, c->d_ff, d)) return 0;
+        layer_name(name, l, "fc2");
+        if (!bind_matrix(&L->fc2, b, len, name, d, c->d_ff)) return 0;
+    }
+    m->lnf_w = bind_vector(b, len, "lnf.w", d);
+    m->lnf_b = bind_vector(b, len, "lnf.b", d);
+    if (!m->lnf_w || !m->lnf_b) return 0;
+
+    uint32_t T = (uint32_t)c->context, widest = (uint32_t)(c->d_ff > 3 * d ? c->d_ff : 3 * d);
+    m->x = dl_alloc(4 * T * d);
+    m->h = dl_alloc(4 * T * d);
+    m->qkv = dl_alloc(4 * T * 3 * d);
+    m->att = dl_alloc(4 * T * d);
+    m->ff = dl_alloc(4 * T * c->d_ff);
+    m->scores = dl_alloc(4 * T);
+    m->xq = dl_alloc(T * widest);
+    m->xs = dl_alloc(4 * T);
+    m->logits = dl_alloc(4u * MAX_BLOCK_LOGITS * (uint32_t)c->vocab);
+    m->key_cache = dl_alloc(4u * (uint32_t)c->n_layers * T * (uint32_t)d);
+    m->value_cache = dl_alloc(4u * (uint32_t)c->n_layers * T * (uint32_t)d);
+    if (!m->x || !m->h || !m->qkv || !m->att || !m->ff || !m->scores || !m->xq || !m->xs || !m->logits ||
+        !m->key_cache || !m->value_cache) {
+        last_error = "out of memory for the run state";
+        return 0;
+    }
+    m->fast = 1;
+    return m;
+}
+
+/* ---- the forward pass ------------------------------------------------------------------------ */
+
+/* Y[n][rows] = W X[n][cols], through the chosen activation path. */
+static void linear(Model *m, const QMat *w, const float *X, float *Y, int32_t n) {
+    if (m->fast) {
+        for (int32_t t = 0; t < n; t++) m->xs[t] = dl_quantize_x(X + t * w->cols, m->xq + t * w->cols, w->cols);
+        dl_matmat_i8x(w->q, w->s, m->xq, m->xs, Y, w->rows, w->cols, n);
+    } else {
+        dl_matmat_f32x(w->q, w->s, X, Y, w->rows, w->cols, n);
+    }
+    m->macs += (double)w->rows * w->cols * n;
+}
+
+static void layer_norm(float *out, const float *x, const float *w, const float *b, int32_t d) {
+    float mean = 0.0f, var = 0.0f;
+    for (int32_t i = 0; i < d; i++) mean += x[i];
+    mean /= (float)d;
+    for (int32_t i = 0; i < d; i++) var += (x[i] - mean) * (x[i] - mean);
+    float inv = 1.0f / __builtin_sqrtf(var / (float)d + 1e-5f);
+    for (int32_t i = 0; i < d; i++) out[i] = (x[i] - mean) * inv * w[i] + b[i];
+}
+
+/* Dequantized row of an int8 matrix (the embedding lookups). */
+static void add_row(float *out, const QMat *w, int32_t r) {
+    const int8_t *q = w->q + r * w->cols;
+    float s = w->s[r];
+    for (int32_t i = 0; i < w->cols; i++) out[i] += s * (float)q[i];
+}
+
+/* Causal attention of block token t (absolute position p) over cache positions 0..p, all heads. */
+static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
+    const Config *c = &m->cfg;
+    int32_t d = c->d, hd = d / c->n_heads;
+    float scale = 1.0f / __builtin_sqrtf((float)hd);
+    const float *q = m->qkv + t * 3 * d;
+    float *out = m->att + t * d;
+    const float *K = m->key_cache + (uint32_t)l * c->context * d;
+    const float *V = m->value_cache + (uint32_t)l * c->context * d;
+    for (int32_t h = 0; h < c->n_heads; h++) {
+        const float *qh = q + h * hd;
+        float mx = -3.0e38f;
+        for (int32_t j = 0; j <= p; j++) {
+            const float *k = K + j * d + h * hd;
+            float sdot = 0.0f;
+            for (int32_t i = 0; i < hd; i++) sdot += qh[i] * k[i];
+            sdot *= scale;
+            m->scores[j] = sdot;
+            if (sdot > mx) mx = sdot;
+        }
+        float sum = 0.0f;
+        for (int32_t j = 0; j <= p; j++) {
+            m->scores[j] = dl_expf(m->scores[j] - mx);
+            sum += m->scores[j];
+        }
+        float inv = 1.0f / sum;
+        float *oh = out + h * hd;
+        for (int32_t i = 0; i < hd; i++) oh[i] = 0.0f;
+        for (int32_t j = 0; j <= p; j++) {
+            const float *v = V + j * d + h * hd;
+            float a = m->scores[j] * inv;
+            for (int32_t i = 0; i < hd; i++) oh[i] += a * v[i];
+        }
+    }
+    m->macs += 2.0 * (double)(p + 1) * d;
+}
+
+/* Run n tokens at positions pos..pos+n-1; logits for the last `n_logits` of them go to m->logits. */
+static int32_t forward_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logits) {
+    const Config *c = &m->cfg;
+    int32_t d = c->d;
+    if (n < 1 || m->pos + n > c->context) {
+        last_error = "block does not fit in the context";
+        return 0;
+    }
+    if (n_logits < 1 || n_logits > n || n_logits > MAX_BLOCK_LOGITS) {
+        last_error = "too many logit rows requested";
+        return 0;
+    }
+    for (int32_t t = 0; t < n; t++) {
+        if (tokens[t] < 0 || tokens[t] >= c->vocab) {
+            last_error = "token id out of range";
+            return 0;
+        }
+        float *x = m->x + t * d;
+        for (int32_t i = 0; i < d; i++) x[i] = 0.0f;
+        add_row(x, &m->wte, tokens[t]);
+        add_row(x, &m->wpe, m->pos + t);
+    }
+    for (int32_t l = 0; l < c->n_layers; l++) {
+        const Layer *L = &m->layer[l];
+        for (int32_t t = 0; t < n; t++) layer_norm(m->h + t * d, m->x + t * d, L->ln1_w, L->ln1_b, d);
+        linear(m, &L->qkv, m->h, m->qkv, n);
+        float *K = m->key_cache + (uint32_t)l * c->context * d, *V = m->value_cache + (uint32_t)l * c->context * d;
+        for (int32_t t = 0; t < n; t++) {
+            copy_bytes(K + (m->pos + t) * d, m->qkv + t * 3 * d + d, 4u * (uint32_t)d);
+            copy_bytes(V + (m->pos + t) * d, m->qkv + t * 3 * d + 2 * d, 4u * (uint32_t)d);
+        }
+        for (int32_t t = 0; t < n; t++) attend(m, l, t, m->pos + t);
+        linear(m, &L->proj, m->att, m->h, n);
+        for (int32_t i = 0; i < n * d; i++) m->x[i] += m->h[i];
+        for (int32_t t = 0; t < n; t++) layer_norm(m->h + t * d, m->x + t * d, L->ln2_w, L->ln2_b, d);
+        linear(m, &L->fc, m->h, m->ff, n);
+        for (int32_t i = 0; i < n * c->d_ff; i++) m->ff[i] = gelu_tanh(m->ff[i]);
+        linear(m, &L->fc2, m->ff, m->h, n);
+        for (int32_t i = 0; i < n * d; i++) m->x[i] += m->h[i];
+    }
+    int32_t first = n - n_logits;
+    for (int32_t t = first; t < n; t++) layer_norm(m->h + (t - first) * d, m->x + t * d, m->lnf_w, m->lnf_b, d);
+    linear(m, &m->wte, m->h, m->logits, n_logits); /* tied output embedding */
+    m->pos += n;
+    m->passes += n;
+    return 1;
+}
+
+/* ---- exported API ----------------------------------------------------------------------------- */
+
+void DL_EXPORT("dl_model_config") dl_model_config(const Model *m, int32_t *out) {
+    const Config *c = &m->cfg;
+    out[0] = c->vocab; out[1] = c->context; out[2] = c->d; out[3] = c->n_layers;
+    out[4] = c->n_heads; out[5] = c->d_ff; out[6] = c->eot;
+}
+
+void DL_EXPORT("dl_model_reset") dl_model_reset(Model *m) { m->pos = 0; }
+
+int32_t DL_EXPORT("dl_model_pos") dl_model_pos(const Model *m) { return m->pos; }
+
+/* Forget the last k cached positions (speculative decoding rolls back rejected drafts). */
+void DL_EXPORT("dl_model_rewind") dl_model_rewind(Model *m, int32_t k) {
+    m->pos = k >= m->pos ? 0 : m->pos - k;
+}
+
+float *DL_EXPORT("dl_model_logits") dl_model_logits(const Model *m) { return m->logits; }
+
+float *DL_EXPORT("dl_model_step") dl_model_step(Model *m, int32_t token) {
+    return forward_block(m, &token, 1, 1) ? m->logits : 0;
+}
+
+float *DL_EXPORT("dl_model_block") dl_model_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logits) {
+    return forward_block(m, tokens, n, n_logits) ? m->logits : 0;
+}
+
+/* No cache: forget everything and recompute all n tokens (the KV-cache race's slow lane). */
+float *DL_EXPORT("dl_model_recompute") dl_model_recompute(Model *m, const int32_t *tokens, int32_t n) {
+    m->pos = 0;
+    return forward_block(m, tokens, n, 1) ? m->logits : 0;
+}
+
+void DL_EXPORT("dl_model_set_fast") dl_model_set_fast(Model *m, int32_t fast) { m->fast = fast ? 1 : 0; }
+
+double DL_EXPORT("dl_model_passes") dl_model_passes(const Model *m) { return m->passes; }
+double DL_EXPORT("dl_model_macs") dl_model_macs(const Model *m) { return m->macs; }
+void DL_EXPORT("dl_model_reset_counters") dl_model_reset_counters(Model *m) { m->passes = 0; m->macs = 0; }
+
+/* ---- re-quantization (mirrored by py_src/decodelab/quant.py: requantize_reference) --------------- */
+
+static float absf(float v) { return v < 0 ? -v : v; }
+
+static void requant_matrix(QMat *w, int32_t bits, int32_t scheme) {
+    int32_t qmax = (1 << (bits - 1)) - 1, mult = 127 / qmax, rows = w->rows, cols = w->cols;
+    float mat_amax = 0.0f;
+    if (scheme == 1)
+        for (int32_t r = 0; r < rows; r++)
+            for (int32_t c = 0; c < cols; c++) {
+                float a = absf(w->s0[r] * (float)w->q0[r * cols + c]);
+                if (a > mat_amax) mat_amax = a;
+            }
+    for (int32_t r = 0; r < rows; r++) {
+        const int8_t *q0 = w->q0 + r * cols;
+        int8_t *q = w->q + r * cols;
+        float s0 = w->s0[r];
+        if (scheme == 2) {
+            /* Groups of 32 columns, carried back at 8 bits with one row scale. The b-bit values are
+             * computed twice (pass 0 finds the row's largest, pass 1 writes), so no scratch is needed. */
+            float row_amax = 0.0f;
+            for (int pass = 0; pass < 2; pass++) {
+                float s8 = row_amax / 127.0f;
+                for (int32_t g0 = 0; g0 < cols; g0 += 32) {
+                    int32_t g1 = g0 + 32 < cols ? g0 + 32 : cols;
+                    float ga = 0.0f;
+                    for (int32_t c = g0; c < g1; c++) {
+                        float a = absf(s0 * (float)q0[c]);
+                        if (a > ga) ga = a;
+                    }
+                    float sg = ga / (float)qmax;
+                    for (int32_t c = g0; c < g1; c++) {
+                        float v = 0.0f;
+                        if (ga != 0.0f) {
+                            int32_t qi = dl_round_away((s0 * (float)q0[c]) / sg);
+                            qi = qi > qmax ? qmax : (qi < -qmax ? -qmax : qi);
+                            v = sg * (float)qi;
+                        }
+                        if (pass == 0) {
+                            if (absf(v) > row_amax) row_amax = absf(v);
+                        } else {
+                            int32_t q8 = row_amax == 0.0f ? 0 : dl_round_away(v / s8);
+                            q[c] = (int8_t)(q8 > 127 ? 127 : (q8 < -127 ? -127 : q8));
+                        }
+                    }
+                }
+                if (pass == 1) w->s[r] = row_amax == 0.0f ? 0.0f : s8;
+            }
+            continue;
+        }
+        float amax = mat_amax;
+        if (scheme == 0) {
+            amax = 0.0f;
+            for (int32_t c = 0; c < cols; c++) {
+                float a = absf(s0 * (float)q0[c]);
+                if (a > amax) amax = a;
+            }
+        }
+        if (amax == 0.0f) {
+            for (int32_t c = 0; c < cols; c++) q[c] = 0;
+            w->s[r] = 0.0f;
+            continue;
+        }
+        float sb = amax / (float)qmax;
+        for (int32_t c = 0; c < cols; c++) {
+            int32_t qb = dl_round_away((s0 * (float)q0[c]) / sb);
+            qb = qb > qmax ? qmax : (qb < -qmax ? -qmax : qb);
+            q[c] = (int8_t)(qb * mult);
+        }
+        w->s[r] = sb / (float)mult;
+    }
+}
+
+static int32_t each_matrix(Model *m, int32_t bits, int32_t scheme, int restore) {
+    QMat *all[2 + 4 * MAX_LAYERS];
+    int32_t n = 0;
+    all[n++] = &m->wte;
+    all[n++] = &m->wpe;
+    for (int32_t l = 0; l < m->cfg.n_layers; l++) {
+        all[n++] = &m->layer[l].qkv;
+        all[n++] = &m->layer[l].proj;
+        all[n++] = &m->layer[l].fc;
+        all[n++] = &m->layer[l].fc2;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        QMat *w = all[i];
+        if (restore) {
+            copy_bytes(w->q, w->q0, (uint32_t)(w->rows * w->cols));
+            copy_bytes(w->s, w->s0, 4u * (uint32_t)w->rows);
+        } else {
+            requant_matrix(w, bits, scheme);
+        }
+    }
+    return n;
+}
+
+int32_t DL_EXPORT("dl_model_requantize") dl_model_requantize(Model *m, int32_t bits, int32_t scheme) {
+    if (bits < 2 || bits > 8 || scheme < 0 || scheme > 2) {
+        last_error = "bits must be 2..8 and scheme 0 (row), 1 (matrix) or 2 (group of 32)";
+        return 0;
+    }
+    return each_matrix(m, bits, scheme, 0);
+}
+
+int32_t DL_EXPORT("dl_model_restore") dl_model_restore(Model *m) { return each_matrix(m, 0, 0, 1); }
+
+/* Address of the in-use int8 data and scales of matrix i (order: wte, wpe, then per layer
+ * qkv, proj, fc, fc2): out[0] = q pointer, out[1] = scale pointer, out[2] = rows, out[3] = cols. */
+int32_t DL_EXPORT("dl_model_matrix") dl_model_matrix(const Model *m, int32_t i, uint32_t *out) {
+    const QMat *w;
+    if (i == 0) w = &m->wte;
+    else if (i == 1) w = &m->wpe;
+    else if (i - 2 < 4 * m->cfg.n_layers) {
+        const Layer *L = &m->layer[(i - 2) / 4];
+        const QMat *ws[4] = {&L->qkv, &L->proj, &L->fc, &L->fc2};
+        w = ws[(i - 2) % 4];
+    } else return 0;
+    out[0] = (uint32_t)(uintptr_t)w->q;
+    out[1] = (uint32_t)(uintptr_t)w->s;
+    out[2] = (uint32_t)w->rows;
+    out[3] = (uint32_t)w->cols;
+    return 1;
+}

@@ -1,0 +1,249 @@
+"""The generation engine: one model in kernel memory, driven from Python (CPython or Pyodide).
+
+The same code runs on both backends because it only uses `Kernel` (decodelab.kernel).
+Logits come back as `array('f')` filled by one buffer copy (the cheapest route measured:
+see `bench_logits_transfer` in decodelab.bench and the README's engine section).
+
+Context rule: the model sees at most `context` (512) positions. When the cache is full, the
+engine keeps the last `keep` (256) tokens, empties the cache, re-reads those tokens in one
+block and carries on, so generation can run past the context.
+"""
+from __future__ import annotations
+
+import struct
+import time
+from array import array
+from dataclasses import dataclass, field
+
+from .bundle import Bundle, read_bundle, tokenizer_from_bundle
+from .errors import InputError
+from .kernel import Kernel, KernelError
+
+SCHEMES = {"row": 0, "matrix": 1, "group32": 2}
+
+
+@dataclass
+class Stats:
+    passes: int = 0
+    macs: float = 0.0
+    kernel_s: float = 0.0
+    python_s: float = 0.0
+    slides: int = 0
+
+    def as_dict(self) -> dict:
+        return {"passes": self.passes, "macs": self.macs, "kernel_ms": self.kernel_s * 1e3,
+                "python_ms": self.python_s * 1e3, "slides": self.slides}
+
+
+@dataclass
+class Generation:
+    tokens: list[int]
+    stop_reason: str  # "stop_token" | "length"
+    stats: Stats
+    steps: list = field(default_factory=list)  # per-token info the sampler callback returned
+
+
+class Engine:
+    def __init__(self, kernel: Kernel, data: bytes, name: str = "model", keep: int = 256):
+        self.k = kernel
+        self.bundle: Bundle = read_bundle(data, name)  # checks magic, version, checksum, shapes
+        self.tokenizer = tokenizer_from_bundle(self.bundle)
+        self.name = name
+        self._bundle_ptr = kernel.alloc(len(data))
+        kernel.put(self._bundle_ptr, data)
+        self._load = kernel.host.func("dl_model_load")
+        h = self._load(self._bundle_ptr, len(data))
+        if not h:
+            raise KernelError(f"{name}: {self.last_error()}")
+        self.h = h
+        f = kernel.host.func
+        self._step = f("dl_model_step")
+        self._block = f("dl_model_block")
+        self._recompute = f("dl_model_recompute")
+        self._rewind = f("dl_model_rewind")
+        self._reset = f("dl_model_reset")
+        self._pos = f("dl_model_pos")
+        self._passes = f("dl_model_passes")
+        self._macs = f("dl_model_macs")
+        self._set_fast = f("dl_model_set_fast")
+        cfg_ptr = kernel.alloc(28)
+        self.host_read = kernel.host.read_into
+        buf = bytearray(28)
+        f("dl_model_config")(h, cfg_ptr)
+        self.host_read(cfg_ptr, buf)
+        (self.vocab, self.context, self.d_model, self.n_layers, self.n_heads, self.d_ff,
+         self.eot) = struct.unpack("<7i", buf)
+        self.keep = keep
+        self._tokens_ptr = kernel.alloc(4 * self.context)
+        self.logits_ptr = f("dl_model_logits")(h)
+        self._logits = array("f", bytes(4 * self.vocab))
+        self.history: list[int] = []  # tokens currently in the cache, in order
+        self.stats = Stats()
+        self.fast = True
+
+    @classmethod
+    def from_file(cls, kernel: Kernel, path, **kw) -> "Engine":
+        from pathlib import Path
+
+        p = Path(path)
+        return cls(kernel, p.read_bytes(), p.name, **kw)
+
+    def last_error(self) -> str:
+        ptr = self.k.host.call("dl_last_error")
+        raw = self.k.get_bytes(ptr, 200)
+        return raw.split(b"\0", 1)[0].decode("utf-8", "replace") or "unknown kernel error"
+
+    # -- configuration ---------------------------------------------------------------------
+    def set_fast(self, fast: bool) -> None:
+        self.fast = bool(fast)
+        self._set_fast(self.h, 1 if fast else 0)
+
+    def weights_bytes(self) -> int:
+        t = self.bundle.tensors
+        return sum(len(x.data) + (len(x.scales) if x.scales is not None else 0) for x in t.values())
+
+    def kv_bytes_per_token(self) -> int:
+        return 2 * self.n_layers * self.d_model * 4  # keys and values, float32, every layer
+
+    # -- the cache -------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Empty the cache and feed the beginning-of-text token (the end token doubles as it)."""
+        self._reset(self.h)
+        self.history = []
+        self.feed([self.eot])
+
+    def _read_logits(self, row: int = 0) -> array:
+        if row == 0:
+            self.host_read(self.logits_ptr, self._logits)
+            return self._logits
+        out = array("f", bytes(4 * self.vocab))
+        self.host_read(self.logits_ptr + 4 * self.vocab * row, out)
+        return out
+
+    def _check(self, ok) -> None:
+        if not ok:
+            raise KernelError(f"{self.name}: {self.last_error()}")
+
+    def _put_tokens(self, tokens) -> None:
+        self.k.put(self._tokens_ptr, array("i", tokens))
+
+    def _slide(self) -> None:
+        """Cache full: keep the last `keep` tokens and re-read them from position 0."""
+        kept = self.history[-self.keep:]
+        self._reset(self.h)
+        self.history = []
+        self.stats.slides += 1
+        self._feed_block(kept, 1)
+
+    def _feed_block(self, tokens: list[int], n_logits: int) -> None:
+        t0 = time.perf_counter()
+        self._put_tokens(tokens)
+        self._check(self._block(self.h, self._tokens_ptr, len(tokens), n_logits))
+        self.stats.kernel_s += time.perf_counter() - t0
+        self.stats.passes += len(tokens)
+        self.history.extend(tokens)
+
+    def feed(self, tokens: list[int]) -> array:
+        """Append tokens (one pass over the weights per block) and return the last logits."""
+        for t in tokens:
+            if not 0 <= t < self.vocab:
+                raise InputError(f"token id {t} is outside the vocabulary", "tokens")
+        i = 0
+        while i < len(tokens):
+            if len(self.history) >= self.context:
+                self._slide()
+            room = self.context - len(self.history)
+            chunk = tokens[i:i + room]
+            self._feed_block(chunk, 1)
+            i += len(chunk)
+        return self._read_logits()
+
+    def step(self, token: int) -> array:
+        if len(self.history) >= self.context:
+            self._slide()
+        t0 = time.perf_counter()
+        ok = self._step(self.h, token)
+        self.stats.kernel_s += time.perf_counter() - t0
+        self._check(ok)
+        self.stats.passes += 1
+        self.history.append(token)
+        return self._read_logits()
+
+    def verify(self, tokens: list[int]) -> list[array]:
+        """Feed a block and return the logits after each of its tokens (speculative verification)."""
+        if len(self.history) + len(tokens) > self.context:
+            self._slide()
+        self._feed_block(tokens, len(tokens))
+        return [self._read_logits(i).__copy__() if i == 0 else self._read_logits(i) for i in range(len(tokens))]
+
+    def rewind(self, k: int) -> None:
+        """Forget the last k tokens of the cache."""
+        if k:
+            self._rewind(self.h, k)
+            del self.history[-k:]
+
+    def recompute(self, tokens: list[int]) -> array:
+        """No KV cache: recompute every position of `tokens` from scratch."""
+        t0 = time.perf_counter()
+        self._put_tokens(tokens)
+        self._check(self._recompute(self.h, self._tokens_ptr, len(tokens)))
+        self.stats.kernel_s += time.perf_counter() - t0
+        self.stats.passes += len(tokens)
+        self.history = list(tokens)
+        return self._read_logits()
+
+    # -- generation ------------------------------------------------------------------------
+    def generate(self, prompt: list[int], max_new: int, choose, stop: tuple[int, ...] = (),
+                 reset: bool = True) -> Generation:
+        """Feed the prompt, then `choose(logits, history) -> (token, info)` picks each new token.
+
+        Stops at a token in `stop` (kept in the output) or after `max_new` tokens.
+        """
+        if max_new < 0:
+            raise InputError("the number of new tokens cannot be negative", "max_new")
+        st = Stats()
+        self.stats = st
+        t_start = time.perf_counter()
+        if reset:
+            self.reset()
+        logits = self.feed(prompt) if prompt else self._read_logits()
+        out: list[int] = []
+        infos = []
+        reason = "length"
+        for _ in range(max_new):
+            tok, info = choose(logits, self.history)
+            out.append(tok)
+            if info is not None:
+                infos.append(info)
+            if tok in stop:
+                reason = "stop_token"
+                break
+            logits = self.step(tok)
+        st.python_s = time.perf_counter() - t_start - st.kernel_s
+        return Generation(out, reason, st, infos)
+
+    # -- re-quantization ---------------------------------------------------------------------
+    def requantize(self, bits: int, scheme: str) -> float:
+        if scheme not in SCHEMES:
+            raise InputError(f"scheme must be one of {', '.join(SCHEMES)}", "scheme")
+        if not (isinstance(bits, int) and 2 <= bits <= 8):
+            raise InputError("bits must be a whole number from 2 to 8", "bits")
+        t0 = time.perf_counter()
+        self._check(self.k.host.call("dl_model_requantize", self.h, bits, SCHEMES[scheme]))
+        return (time.perf_counter() - t0) * 1e3
+
+    def restore(self) -> float:
+        t0 = time.perf_counter()
+        self.k.host.call("dl_model_restore", self.h)
+        return (time.perf_counter() - t0) * 1e3
+
+    def matrix(self, i: int) -> tuple[bytearray, array, int, int]:
+        """The in-use int8 weights and scales of matrix i (for tests and the page's inspectors)."""
+        ptr = self.k.alloc(16)
+        if not self.k.host.call("dl_model_matrix", self.h, i, ptr):
+            raise IndexError(i)
+        qp, sp, rows, cols = struct.unpack("<4I", self.k.get_bytes(ptr, 16))
+        return self.k.get_bytes(qp, rows * cols), self.k.get_f32(sp, rows), rows, cols
+
+    def counters(self) -> tuple[float, float]:
+        return self._passes(self.h), self._macs(self.h)
