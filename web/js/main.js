@@ -15,7 +15,9 @@ function bootUi() {
   const steps = document.getElementById("boot-steps");
   const stageEl = document.getElementById("boot-stage");
   const seen = new Map();
+  window.__bootStages = {};
   engine.on("progress", (m) => {
+    window.__bootStages[m.stage] = m.ms / 1000;
     stageEl.textContent = (stageNames[m.stage] || m.stage) + "…";
     for (const [, li] of seen) li.classList.add("done");
     const li = document.createElement("li");
@@ -24,6 +26,8 @@ function bootUi() {
     seen.set(m.stage, li);
   });
   engine.on("ready", (info) => {
+    window.__readyAt = performance.now();
+    window.__bootStages.ready = info.ms / 1000;
     const boot = document.getElementById("boot");
     boot.classList.add("ready");
     stageEl.textContent = `Ready in ${(info.ms / 1000).toFixed(2)} s: Python ${info.python}, ` +

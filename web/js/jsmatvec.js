@@ -1,0 +1,37 @@
+// The plain-JS int8 matvec, used as the page's "no WebAssembly" baseline (chapter 2) and in the
+// kernel benchmark. Written as well as plain JS allows: typed arrays, x quantized to int8 once
+// (exactly like the kernel's fast path), four rows per pass so each x[c] load serves four rows,
+// and independent accumulators. Integer products summed in doubles stay exact below 2^53.
+export function quantizeX(x, xq) {
+  let amax = 0;
+  for (let c = 0; c < x.length; c++) { const a = Math.abs(x[c]); if (a > amax) amax = a; }
+  if (amax === 0) { xq.fill(0); return 0; }
+  const inv = Math.fround(127 / amax);
+  for (let c = 0; c < x.length; c++) {
+    const v = Math.fround(x[c] * inv);
+    const t = Math.trunc(v), f = v - t;
+    xq[c] = f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
+  }
+  return Math.fround(amax / 127);
+}
+
+export function jsMatvecInt8(q, s, x, y, rows, cols, xq) {
+  const xs = quantizeX(x, xq);
+  let r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const o0 = r * cols, o1 = o0 + cols, o2 = o1 + cols, o3 = o2 + cols;
+    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (let c = 0; c < cols; c++) {
+      const v = xq[c];
+      a0 += q[o0 + c] * v; a1 += q[o1 + c] * v; a2 += q[o2 + c] * v; a3 += q[o3 + c] * v;
+    }
+    y[r] = Math.fround(s[r] * xs) * a0; y[r + 1] = Math.fround(s[r + 1] * xs) * a1;
+    y[r + 2] = Math.fround(s[r + 2] * xs) * a2; y[r + 3] = Math.fround(s[r + 3] * xs) * a3;
+  }
+  for (; r < rows; r++) {
+    const o = r * cols;
+    let a = 0;
+    for (let c = 0; c < cols; c++) a += q[o + c] * xq[c];
+    y[r] = Math.fround(s[r] * xs) * a;
+  }
+}
