@@ -28,7 +28,7 @@ VENV = ROOT / ".venv"
 CACHE = ROOT / "build" / "cache"
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 MICROPIP = "micropip==0.11.1"
-KERNEL_SOURCES = ["matvec.c", "model.c"]
+KERNEL_SOURCES = ["matvec.c", "model.c", "logits.c"]
 WASM_FLAGS = ["-O3", "-nostdlib", "-ffreestanding", "-Wl,--no-entry", "-Wl,--export-dynamic",
               "-Wl,--initial-memory=4194304", "-Wall", "-Wextra", "-Werror"]
 

@@ -43,6 +43,52 @@ class Generation:
     steps: list = field(default_factory=list)  # per-token info the sampler callback returned
 
 
+class KernelLogits:
+    """A sampler LogitSource over an engine's logits, with the O(vocab) work done by the kernel."""
+
+    MAX_OVERRIDES = 1024
+
+    def __init__(self, engine: "Engine"):
+        k = engine.k
+        V = engine.vocab
+        self.k, self.vocab_size = k, V
+        self.scratch = k.alloc(4 * V)
+        self.top_ids = k.alloc(4 * V)
+        self.top_vals = k.alloc(4 * V)
+        self.over_ids = k.alloc(4 * self.MAX_OVERRIDES)
+        self.over_vals = k.alloc(4 * self.MAX_OVERRIDES)
+        self.stats = k.alloc(24)
+        self._prepare = k.host.func("dl_logits_prepare")
+        self._stats = bytearray(24)
+        self.z = engine._logits
+        self.ptr = engine.logits_ptr
+
+    def bind(self, z: array, ptr: int) -> "KernelLogits":
+        self.z, self.ptr = z, ptr
+        return self
+
+    def value(self, i: int) -> float:
+        return self.z[i]
+
+    def prepare(self, inv_t: float, overrides: dict, top_n: int):
+        n_over = len(overrides)
+        if n_over > self.MAX_OVERRIDES:
+            raise KernelError("too many penalised tokens")
+        if n_over:
+            self.k.put(self.over_ids, array("i", overrides.keys()))
+            self.k.put(self.over_vals, array("f", overrides.values()))
+        got = self._prepare(self.ptr, self.vocab_size, float(inv_t), self.over_ids, self.over_vals, n_over,
+                            self.scratch, top_n, self.top_ids, self.top_vals, self.stats)
+        ids = array("i", bytes(4 * got))
+        vals = array("f", bytes(4 * got))
+        if got:
+            self.k.host.read_into(self.top_ids, ids)
+            self.k.host.read_into(self.top_vals, vals)
+        self.k.host.read_into(self.stats, self._stats)
+        M, Z, A = struct.unpack("<3d", self._stats)
+        return list(zip(ids, vals)), M, Z, A
+
+
 class Engine:
     def __init__(self, kernel: Kernel, data: bytes, name: str = "model", keep: int = 256):
         self.k = kernel
@@ -78,6 +124,7 @@ class Engine:
         self.logits_ptr = f("dl_model_logits")(h)
         self._logits = array("f", bytes(4 * self.vocab))
         self.history: list[int] = []  # tokens currently in the cache, in order
+        self.source = KernelLogits(self)  # the sampler's view of the current logits
         self.stats = Stats()
         self.fast = True
 
@@ -203,6 +250,7 @@ class Engine:
             raise InputError("the number of new tokens cannot be negative", "max_new")
         st = Stats()
         self.stats = st
+        p0, m0 = self.counters()
         t_start = time.perf_counter()
         if reset:
             self.reset()
@@ -220,6 +268,8 @@ class Engine:
                 break
             logits = self.step(tok)
         st.python_s = time.perf_counter() - t_start - st.kernel_s
+        p1, m1 = self.counters()
+        st.passes, st.macs = int(p1 - p0), m1 - m0
         return Generation(out, reason, st, infos)
 
     # -- re-quantization ---------------------------------------------------------------------

@@ -1,0 +1,90 @@
+/*
+ * logits.c: the O(vocab) reductions behind one sampler step (ABI in decodelab.h).
+ *
+ * The sampler's logic lives in Python (py_src/decodelab/sampler.py). Python cannot touch every
+ * one of 4096 logits per token cheaply in Pyodide (converting them to Python floats alone takes
+ * ~0.25 ms), so this function does the parts that must see all of them: with some logits
+ * replaced (the repetition penalty's new values), it returns the exact top-N tokens and the
+ * sums that give the softmax normaliser and the entropy at a temperature.
+ */
+#include "decodelab.h"
+
+static float lg_expf(float x) { /* same polynomial as model.c; |rel err| < 4e-8 */
+    if (x < -87.0f) return 0.0f;
+    if (x > 88.0f) x = 88.0f;
+    float kf = __builtin_floorf(x * 1.44269504f + 0.5f);
+    float r = x - kf * 0.693145752f - kf * 1.42860677e-06f;
+    float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
+    union { float f; int32_t i; } u;
+    u.i = ((int32_t)kf + 127) << 23;
+    return p * u.f;
+}
+
+/* "a ranks above b": larger value first, the lower id on ties. */
+static int above(float va, int32_t ia, float vb, int32_t ib) { return va > vb || (va == vb && ia < ib); }
+
+/* Min-heap on rank (the weakest kept candidate at the root). */
+static void sift_down(float *v, int32_t *id, int32_t n, int32_t i) {
+    for (;;) {
+        int32_t l = 2 * i + 1, r = l + 1, w = i;
+        if (l < n && above(v[w], id[w], v[l], id[l])) w = l;
+        if (r < n && above(v[w], id[w], v[r], id[r])) w = r;
+        if (w == i) return;
+        float tv = v[i]; v[i] = v[w]; v[w] = tv;
+        int32_t ti = id[i]; id[i] = id[w]; id[w] = ti;
+        i = w;
+    }
+}
+
+int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t n, double inv_t,
+                                                         const int32_t *over_ids, const float *over_vals,
+                                                         int32_t n_over, float *scratch, int32_t top_n,
+                                                         int32_t *top_ids, float *top_vals, double *stats) {
+    for (int32_t i = 0; i < n; i++) scratch[i] = z[i];
+    for (int32_t j = 0; j < n_over; j++)
+        if (over_ids[j] >= 0 && over_ids[j] < n) scratch[over_ids[j]] = over_vals[j];
+
+    /* exact top-N by a size-N min-heap, then heap-sorted into descending rank order */
+    if (top_n > n) top_n = n;
+    int32_t k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        float v = scratch[i];
+        if (k < top_n) {
+            top_vals[k] = v;
+            top_ids[k] = i;
+            k++;
+            if (k == top_n)
+                for (int32_t h = k / 2 - 1; h >= 0; h--) sift_down(top_vals, top_ids, k, h);
+        } else if (top_n > 0 && above(v, i, top_vals[0], top_ids[0])) {
+            top_vals[0] = v;
+            top_ids[0] = i;
+            sift_down(top_vals, top_ids, k, 0);
+        }
+    }
+    if (k < top_n || k == n)
+        for (int32_t h = k / 2 - 1; h >= 0; h--) sift_down(top_vals, top_ids, k, h);
+    for (int32_t end = k - 1; end > 0; end--) { /* pop the weakest to the back: descending order */
+        float tv = top_vals[0]; top_vals[0] = top_vals[end]; top_vals[end] = tv;
+        int32_t ti = top_ids[0]; top_ids[0] = top_ids[end]; top_ids[end] = ti;
+        sift_down(top_vals, top_ids, end, 0);
+    }
+
+    /* stats: M = max_i s_i, Z = sum e^(s_i - M), A = sum e^(s_i - M) (s_i - M), with s_i = z_i * inv_t.
+     * Then p_i = e^(s_i - M) / Z and the entropy is H = ln Z - A / Z. */
+    double M = 0.0, Z = 0.0, A = 0.0;
+    if (inv_t > 0.0) {
+        float mx = scratch[0];
+        for (int32_t i = 1; i < n; i++) if (scratch[i] > mx) mx = scratch[i];
+        M = (double)mx * inv_t;
+        for (int32_t i = 0; i < n; i++) {
+            double s = (double)scratch[i] * inv_t - M;
+            double e = (double)lg_expf((float)s);
+            Z += e;
+            A += e * s;
+        }
+    }
+    stats[0] = M;
+    stats[1] = Z;
+    stats[2] = A;
+    return k;
+}

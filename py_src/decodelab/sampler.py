@@ -1,0 +1,291 @@
+"""The sampler: from next-token logits to one drawn token (pure Python; runs in Pyodide).
+
+Order of operations (the default, as in Hugging Face's warpers):
+    1. repetition penalty on tokens seen in the last `penalty_window` tokens: z/r if z > 0, else z*r
+    2. temperature: s = z / T  (T = 0 means greedy: the top token, ties to the lower id)
+    3. top-k: keep the k most likely (k = 0: off)
+    4. top-p: keep the shortest head whose mass reaches p, renormalised after step 3; the token that
+       crosses the line stays (p = 1: off)
+    5. min-p: keep tokens with probability >= min_p * (the top token's probability) (0: off)
+    6. draw from the survivors, renormalised, with a seeded PRNG
+With `temperature_last` (llama.cpp's order) the filters 3-5 see the distribution at T = 1 and
+the temperature is applied to the survivors only.
+Ties at a cut (two tokens with equal probability) are broken by the lower token id, so the
+kept head is always the minimal one and the result is deterministic.
+
+Speed: a step must not touch all 4096 logits in Python (in Pyodide even converting them to
+Python floats costs ~0.25 ms). A `LogitSource` supplies the O(vocab) reductions instead: the
+exact top-N tokens with the penalty applied, and the normaliser and entropy sums. The kernel's
+dl_logits_prepare does that in C (engine.KernelLogits); `ListLogits` below does it in Python
+for tests and for any plain list. The sampler asks for N = k tokens when top-k is on, otherwise
+for 128 and more only if the head it needs runs past them, so results are exact either way.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+from .errors import InputError
+
+
+class SamplerError(InputError):
+    """A sampler parameter is invalid; `field` names it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    temperature: float = 0.8
+    top_k: int = 0
+    top_p: float = 0.95
+    min_p: float = 0.0
+    repetition_penalty: float = 1.0
+    penalty_window: int = 64
+    temperature_last: bool = False
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+DEFAULTS = Settings()
+
+
+def _number(v, field: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise SamplerError(f"{field.replace('_', ' ')} must be a number", field)
+    if math.isnan(v):
+        raise SamplerError(f"{field.replace('_', ' ')} is not a number (NaN)", field)
+    return float(v)
+
+
+def make_settings(**kw) -> Settings:
+    """Build and validate settings from loose values (as they arrive from the page)."""
+    known = set(Settings.__dataclass_fields__)
+    unknown = set(kw) - known
+    if unknown:
+        raise SamplerError(f"unknown sampler setting {sorted(unknown)[0]!r}", sorted(unknown)[0])
+    s = Settings(**{**DEFAULTS.as_dict(), **kw})
+    validate(s)
+    return s
+
+
+def validate(s: Settings) -> None:
+    t = _number(s.temperature, "temperature")
+    if t < 0 or math.isinf(t):
+        raise SamplerError("temperature must be 0 (greedy) or a positive number", "temperature")
+    k = _number(s.top_k, "top_k")
+    if k < 0 or k != int(k):
+        raise SamplerError("top-k must be a whole number, 0 or more (0 turns it off)", "top_k")
+    p = _number(s.top_p, "top_p")
+    if not 0 < p <= 1:
+        raise SamplerError("top-p must be greater than 0 and at most 1 (1 turns it off)", "top_p")
+    mp = _number(s.min_p, "min_p")
+    if not 0 <= mp <= 1:
+        raise SamplerError("min-p must be between 0 and 1 (0 turns it off)", "min_p")
+    r = _number(s.repetition_penalty, "repetition_penalty")
+    if r < 1 or math.isinf(r):
+        raise SamplerError("repetition penalty must be 1 or more (1 turns it off)", "repetition_penalty")
+    w = _number(s.penalty_window, "penalty_window")
+    if w < 0 or w != int(w):
+        raise SamplerError("the penalty window must be a whole number of tokens", "penalty_window")
+
+
+# ---- the pseudo-random generator ---------------------------------------------------------------
+
+class Rng:
+    """xoshiro128** (32-bit state words), seeded through splitmix32: identical in every Python."""
+
+    M = 0xFFFFFFFF
+
+    def __init__(self, seed: int):
+        self.seed = int(seed) & self.M
+        x = self.seed
+        st = []
+        for _ in range(4):
+            x = (x + 0x9E3779B9) & self.M
+            z = x
+            z = ((z ^ (z >> 16)) * 0x85EBCA6B) & self.M
+            z = ((z ^ (z >> 13)) * 0xC2B2AE35) & self.M
+            st.append(z ^ (z >> 16))
+        if not any(st):
+            st[0] = 1
+        self.s = st
+
+    def next_u32(self) -> int:
+        s, M = self.s, self.M
+        r = (s[1] * 5) & M
+        r = ((r << 7 | r >> 25) & M) * 9 & M
+        t = (s[1] << 9) & M
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = (s[3] << 11 | s[3] >> 21) & M
+        return r
+
+    def random(self) -> float:
+        """Uniform in [0, 1) with 53 random bits."""
+        a, b = self.next_u32() >> 5, self.next_u32() >> 6
+        return (a * 67108864.0 + b) / 9007199254740992.0
+
+
+# ---- logit sources -----------------------------------------------------------------------------
+
+class ListLogits:
+    """The O(vocab) reductions in plain Python, over any sequence of logits."""
+
+    def __init__(self, logits):
+        self.z = [float(v) for v in logits]
+        self.vocab_size = len(self.z)
+
+    def value(self, i: int) -> float:
+        return self.z[i]
+
+    def prepare(self, inv_t: float, overrides: dict, top_n: int):
+        z = self.z
+        if overrides:
+            z = list(z)
+            for i, v in overrides.items():
+                z[i] = v
+        order = sorted(range(len(z)), key=lambda i: (-z[i], i))[:top_n]
+        top = [(i, z[i]) for i in order]
+        M = Z = A = 0.0
+        if inv_t > 0:
+            M = max(z) * inv_t
+            for v in z:
+                s = v * inv_t - M
+                e = math.exp(s)
+                Z += e
+                A += e * s
+        return top, M, Z, A
+
+
+# ---- one step ----------------------------------------------------------------------------------
+
+def penalty_overrides(source, history, r: float, window: int) -> dict:
+    if r == 1.0 or window == 0 or not history:
+        return {}
+    out = {}
+    for t in set(history[-window:]):
+        if 0 <= t < source.vocab_size:
+            z = source.value(t)
+            out[t] = z / r if z > 0 else z * r
+    return out
+
+
+@dataclass
+class Step:
+    token: int
+    prob: float                # probability of the drawn token in the final distribution
+    survivors: int             # tokens left after the filters
+    cut_mass: float            # mass the filters removed (in the distribution they saw)
+    entropy: float             # entropy (nats) of the final distribution
+    entropy_full: float        # entropy of the distribution before the filters
+    head: list                 # [(id, p_before_filters, q_final)] for the top of the list
+
+
+def _walk(probs, target):
+    """Index where the running sum first reaches `target` (or None if it never does)."""
+    acc = 0.0
+    for j, p in enumerate(probs):
+        acc += p
+        if acc >= target:
+            return j
+    return None
+
+
+def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 12, fetch_all: bool = False) -> Step:
+    """Apply the settings to the logits in `source` and draw one token.
+
+    With rng None the most likely surviving token is taken; T = 0 is greedy. `head` lists the
+    first `head_size` tokens by rank with their probability before and after the filters
+    (fetch_all=True makes it cover the whole vocabulary, for tests and the full-distribution plot).
+    """
+    V = source.vocab_size
+    over = penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
+    T = float(s.temperature)
+    k = int(s.top_k)
+    if T == 0:
+        top, *_ = source.prepare(0.0, over, 1)
+        tok = top[0][0]
+        return Step(tok, 1.0, 1, 0.0, 0.0, 0.0, [(tok, 1.0, 1.0)])
+    filtering = k > 0 or s.top_p < 1 or s.min_p > 0
+    temp_last = s.temperature_last and filtering  # with no filter the order makes no difference
+    inv = 1.0 if temp_last else 1.0 / T
+    # fetch as many candidates as the last step needed (sources remember it), more if that falls short
+    n = V if fetch_all else min(V, k if k > 0 else getattr(source, "n_hint", 128))
+    u = rng.random() if rng is not None else None
+    while True:
+        top, M, Z, A = source.prepare(inv, over, n)
+        p_all = [math.exp(z * inv - M) / Z for _, z in top]
+        complete = len(top) == V
+        keep = len(top)
+        if k > 0:
+            keep = min(k, keep)
+        need_more = False
+        base = sum(p_all[:keep]) if k > 0 else 1.0
+        if s.top_p < 1:
+            j = _walk(p_all[:keep], s.top_p * base)
+            if j is None:
+                if not complete and k == 0:
+                    need_more = True
+                # with top-k on, the whole top-k set is less than p only by rounding: keep it all
+            else:
+                keep = j + 1
+        if s.min_p > 0 and not need_more:
+            thr = s.min_p * p_all[0]
+            j = keep
+            while j > 0 and p_all[j - 1] < thr:
+                j -= 1
+            if j == keep == len(top) and not complete and k == 0 and s.top_p >= 1:
+                need_more = True  # the last fetched token still passes: survivors may go further
+            keep = max(1, j)
+        if not filtering and not complete and u is not None and sum(p_all) < u:
+            need_more = True  # no filter: every token survives; fetch until the draw is covered
+        if need_more:
+            n = min(V, n * 4)
+            continue
+        break
+
+    if k == 0 and filtering and not fetch_all:
+        source.n_hint = min(V, max(64, 2 * keep))
+    entropy_full = math.log(Z) - A / Z
+    if not filtering:
+        survivors, kept_mass = V, 1.0
+    else:
+        survivors, kept_mass = keep, sum(p_all[:keep])
+    # the final distribution over the survivors
+    if temp_last:
+        w = [math.exp((z - top[0][1]) / T) for _, z in top[:keep]]
+        tot = sum(w)
+        q = [x / tot for x in w]
+        ent = -sum(x * math.log(x) for x in q if x > 0)
+    elif filtering:
+        q = [p / kept_mass for p in p_all[:keep]]
+        ent = -sum(x * math.log(x) for x in q if x > 0)
+    else:
+        q, ent = p_all, entropy_full
+    if u is None:
+        j = 0
+    else:
+        j = _walk(q, u)
+        if j is None:  # rounding left u just above the last running sum
+            j = len(q) - 1
+    tok = top[j][0]
+    head = [(top[i][0], p_all[i], q[i] if i < len(q) and (i < keep or not filtering) else 0.0)
+            for i in range(min(head_size, len(top)))]
+    return Step(tok, q[j], survivors, max(0.0, 1.0 - kept_mass), ent, entropy_full, head)
+
+
+def greedy(source, history=(), s: Settings | None = None) -> int:
+    """The top token after the repetition penalty (ties to the lower id)."""
+    s = s or Settings(temperature=0.0)
+    over = penalty_overrides(source, list(history), s.repetition_penalty, int(s.penalty_window))
+    top, *_ = source.prepare(0.0, over, 1)
+    return top[0][0]
+
+
+def token_logprob(source, token: int) -> float:
+    """ln p(token) at T = 1, no filters."""
+    _, M, Z, _ = source.prepare(1.0, {}, 0)
+    return source.value(token) - M - math.log(Z)

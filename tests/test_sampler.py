@@ -1,0 +1,156 @@
+"""The sampler: properties (hypothesis) on the pure-Python source, and equivalence of the
+kernel-backed source on our model's real logits."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from decodelab.sampler import ListLogits, Rng, SamplerError, Settings, make_settings, sample_step
+
+logit = st.floats(min_value=-20, max_value=20, allow_nan=False, allow_infinity=False, width=32)
+logit_lists = st.lists(logit, min_size=2, max_size=40)
+
+
+def full(z, s, history=(), rng=None):
+    """A step whose head covers the whole vocabulary."""
+    return sample_step(ListLogits(z), list(history), s, rng, head_size=len(z), fetch_all=True)
+
+
+@given(logit_lists, st.floats(0.05, 4.0), st.integers(0, 10), st.floats(0.05, 1.0), st.floats(0, 0.5))
+def test_final_distribution_sums_to_one(z, t, k, p, mp):
+    r = full(z, Settings(temperature=t, top_k=k, top_p=p, min_p=mp))
+    assert math.isclose(sum(q for _, _, q in r.head), 1.0, rel_tol=1e-9)
+    assert math.isclose(sum(pb for _, pb, _ in r.head), 1.0, rel_tol=1e-9)
+    assert r.survivors == sum(1 for *_, q in r.head if q > 0) or r.survivors == len(z)
+    assert 0 <= r.cut_mass <= 1 and r.survivors >= 1
+    assert math.isclose(r.cut_mass, 1 - sum(pb for _, pb, q in r.head if q > 0), abs_tol=1e-9)
+
+
+@given(logit_lists, st.floats(0.05, 4.0), st.floats(0.05, 4.0))
+def test_temperature_keeps_the_order(z, t1, t2):
+    a = [i for i, *_ in full(z, Settings(temperature=t1, top_p=1)).head]
+    b = [i for i, *_ in full(z, Settings(temperature=t2, top_p=1)).head]
+    assert a == b == sorted(range(len(z)), key=lambda i: (-z[i], i))
+
+
+@given(logit_lists, st.integers(0, 2**32 - 1))
+def test_low_temperature_is_greedy(z, seed):
+    best = max(range(len(z)), key=lambda i: (z[i], -i))
+    gap = z[best] - max(v for i, v in enumerate(z) if i != best)
+    assume(gap > 0.01)
+    t = gap / 60  # the runner-up is e^-60 times less likely
+    r = full(z, Settings(temperature=t, top_p=1), rng=Rng(seed))
+    assert r.token == best == full(z, Settings(temperature=0)).token
+
+
+@given(logit_lists, st.floats(0.05, 4.0))
+def test_neutral_filters_change_nothing(z, t):
+    r = full(z, Settings(temperature=t, top_k=0, top_p=1.0, min_p=0.0))
+    assert r.survivors == len(z) and r.cut_mass == 0.0
+    assert all(math.isclose(pb, q, rel_tol=1e-12) for _, pb, q in r.head)
+    assert math.isclose(r.entropy, r.entropy_full, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@given(logit_lists, st.floats(0.05, 4.0), st.floats(0.01, 0.99))
+def test_top_p_keeps_the_minimal_head(z, t, p):
+    r = full(z, Settings(temperature=t, top_p=p))
+    probs = [pb for _, pb, _ in r.head]
+    m = r.survivors
+    assert sum(probs[:m]) >= p * (1 - 1e-12)
+    assert sum(probs[:m - 1]) < p  # one token fewer would not reach p: minimal
+
+
+def test_ties_at_the_cut_go_to_the_lower_id():
+    z = [1.0, 3.0, 3.0, 3.0, 0.0]
+    r = full(z, Settings(temperature=1.0, top_k=2))
+    kept = [i for i, _, q in r.head if q > 0]
+    assert kept == [1, 2]
+    assert full(z, Settings(temperature=0)).token == 1
+
+
+@given(st.lists(logit, min_size=8, max_size=30), st.lists(st.integers(0, 7), min_size=1, max_size=6),
+       st.floats(1.01, 3.0))
+def test_penalty_touches_only_recent_tokens(z, recent, r):
+    window = 4
+    history = [7] * 10 + recent  # token 7 only outside the last `window` unless it recurs in `recent`
+    hist_recent = set(history[-window:])
+    base = full(z, Settings(temperature=1.0, top_p=1))
+    pen = full(z, Settings(temperature=1.0, top_p=1, repetition_penalty=r, penalty_window=window), history)
+    pb = {i: p for i, p, _ in base.head}
+    pp = {i: p for i, p, _ in pen.head}
+    untouched = [i for i in range(len(z)) if i not in hist_recent]
+    if len(untouched) >= 2:
+        a, b = untouched[0], untouched[1]
+        assert math.isclose(pb[a] / pb[b], pp[a] / pp[b], rel_tol=1e-9)  # ratios among untouched tokens kept
+    for i in hist_recent:
+        assert pp[i] / pp[untouched[0]] <= pb[i] / pb[untouched[0]] * (1 + 1e-9)  # recent tokens only lose
+
+
+@pytest.mark.parametrize("field,value,msg", [
+    ("temperature", -0.1, "temperature"), ("temperature", float("nan"), "NaN"),
+    ("top_k", -1, "top-k"), ("top_k", 2.5, "whole number"),
+    ("top_p", 0.0, "top-p"), ("top_p", 1.5, "top-p"),
+    ("min_p", -0.2, "min-p"), ("repetition_penalty", 0.9, "repetition penalty"),
+    ("repetition_penalty", float("nan"), "NaN"), ("temperature", "hot", "number"),
+])
+def test_invalid_settings_raise_one_clear_error(field, value, msg):
+    with pytest.raises(SamplerError) as e:
+        make_settings(**{field: value})
+    assert e.value.field == field and msg in str(e.value)
+
+
+def test_seeded_draws_repeat_and_follow_the_distribution():
+    z = [math.log(w) for w in (0.5, 0.25, 0.15, 0.1)]
+    s = Settings(temperature=1.0, top_p=1)
+    draws = [full(z, s, rng=rng).token for rng in [Rng(42)] for _ in range(20000)]
+    again = [full(z, s, rng=rng).token for rng in [Rng(42)] for _ in range(200)]
+    assert draws[:200] == again
+    for tok, w in enumerate((0.5, 0.25, 0.15, 0.1)):
+        sd = math.sqrt(20000 * w * (1 - w))
+        assert abs(draws.count(tok) - 20000 * w) < 5 * sd  # false alarm ~ 6e-7 per token
+
+
+def test_rng_is_uniform_and_seed_dependent():
+    a = Rng(1)
+    xs = [a.random() for _ in range(20000)]
+    assert all(0 <= x < 1 for x in xs)
+    counts = [0] * 10
+    for x in xs:
+        counts[int(x * 10)] += 1
+    chi2 = sum((c - 2000) ** 2 / 2000 for c in counts)
+    assert chi2 < 33.7  # 9 degrees of freedom, p = 1e-4
+    assert [Rng(1).next_u32() for _ in range(3)] != [Rng(2).next_u32() for _ in range(3)]
+
+
+# ---- the kernel-backed source agrees with the pure-Python one on real logits ----------------------
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+SETTINGS = [Settings(), Settings(top_k=40), Settings(top_p=1.0), Settings(min_p=0.05, top_p=1.0),
+            Settings(repetition_penalty=1.3, top_k=50, top_p=0.9), Settings(temperature=1.6, top_p=0.99),
+            Settings(temperature_last=True, top_k=10, temperature=1.5), Settings(temperature=0),
+            Settings(temperature=0, repetition_penalty=2.0), Settings(temperature=0.3, top_p=1.0, min_p=0.0)]
+
+
+@pytest.fixture(scope="module")
+def model(kernel):
+    from decodelab.engine import Engine
+
+    return Engine.from_file(kernel, MODELS / "main.dlm")
+
+
+@pytest.mark.parametrize("s", SETTINGS, ids=[str(i) for i in range(len(SETTINGS))])
+def test_kernel_source_equals_python_source(model, s):
+    ids = [model.eot] + model.tokenizer.encode("Once upon a time, there was a girl named Lily. Lily loved")
+    model._reset(model.h)
+    model.history = []
+    logits = model.feed(ids)
+    for seed in range(5):
+        a = sample_step(model.source, ids, s, Rng(seed))
+        b = sample_step(ListLogits(logits), ids, s, Rng(seed))
+        assert (a.token, a.survivors) == (b.token, b.survivors)
+        assert math.isclose(a.prob, b.prob, rel_tol=1e-5)
+        assert math.isclose(a.cut_mass, b.cut_mass, abs_tol=1e-6)
+        assert math.isclose(a.entropy_full, b.entropy_full, rel_tol=1e-5)
