@@ -1,0 +1,224 @@
+"""Speculative decoding: the cost model, rounds from an acceptance string, and the sampling rule.
+
+Pure Python (runs in Pyodide). Costs are in units of one target-model forward pass.
+
+A round: the draft proposes gamma tokens (gamma draft passes), the target checks them all in one
+verification pass (cost c_verify). Accepted drafts are kept up to the first rejection; the target
+then supplies one token of its own: the correction at the rejected position, or a bonus token
+when all gamma drafts were accepted. So a round yields (accepted + 1) tokens.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .errors import InputError
+
+GAMMA_MAX = 32
+
+
+# ---- validation ---------------------------------------------------------------------------------
+
+def _finite(v, field: str, label: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v) or math.isinf(v):
+        raise InputError(f"{label} must be a number", field)
+    return float(v)
+
+
+def check_alpha(alpha) -> float:
+    a = _finite(alpha, "alpha", "alpha")
+    if not 0 <= a <= 1:
+        raise InputError("alpha (the acceptance rate) must be between 0 and 1", "alpha")
+    return a
+
+
+def check_gamma(gamma, lo: int = 0, hi: int = GAMMA_MAX) -> int:
+    g = _finite(gamma, "gamma", "gamma")
+    if g != int(g) or not lo <= g <= hi:
+        raise InputError(f"gamma (draft tokens per round) must be a whole number from {lo} to {hi}", "gamma")
+    return int(g)
+
+
+def check_cost(c, field: str, label: str, allow_zero: bool) -> float:
+    v = _finite(c, field, label)
+    if v < 0 or (v == 0 and not allow_zero):
+        raise InputError(f"{label} must be {'0 or more' if allow_zero else 'greater than 0'}", field)
+    return v
+
+
+# ---- the cost model -----------------------------------------------------------------------------
+
+def expected_tokens_sum(alpha: float, gamma: int) -> float:
+    """E = sum_{i=0..gamma} alpha^i, summed term by term."""
+    return sum(alpha ** i for i in range(gamma + 1))
+
+
+def expected_tokens(alpha: float, gamma: int) -> float:
+    """E = (1 - alpha^(gamma+1)) / (1 - alpha); exactly gamma + 1 at alpha = 1 and 1 at gamma = 0."""
+    if gamma == 0:
+        return 1.0
+    if alpha == 1.0:
+        return float(gamma + 1)
+    return (1.0 - alpha ** (gamma + 1)) / (1.0 - alpha)
+
+
+def evaluate(alpha, gamma, c_draft, c_verify) -> dict:
+    """Every figure of one setting of the cost model."""
+    alpha = check_alpha(alpha)
+    gamma = check_gamma(gamma)
+    c_draft = check_cost(c_draft, "c_draft", "the draft cost", allow_zero=True)
+    c_verify = check_cost(c_verify, "c_verify", "the verification cost", allow_zero=False)
+    E = expected_tokens(alpha, gamma)
+    cost = gamma * c_draft + c_verify
+    return {"alpha": alpha, "gamma": gamma, "c_draft": c_draft, "c_verify": c_verify,
+            "E": E, "E_sum": expected_tokens_sum(alpha, gamma), "cost": cost, "speedup": E / cost,
+            "target_passes_per_token": cost / E, "ceiling_share": E / (gamma + 1)}
+
+
+def sweep(alpha, c_draft, c_verify, gamma_max: int = GAMMA_MAX) -> dict:
+    """Speedup for gamma = 0..gamma_max, the best gamma, and whether it sits at the end of the sweep."""
+    rows = [evaluate(alpha, g, c_draft, c_verify) for g in range(gamma_max + 1)]
+    best = max(rows, key=lambda r: (r["speedup"], -r["gamma"]))  # ties: the smaller gamma
+    return {"gammas": [r["gamma"] for r in rows], "speedups": [r["speedup"] for r in rows],
+            "best_gamma": best["gamma"], "best_speedup": best["speedup"],
+            "best_at_end": best["gamma"] == gamma_max}
+
+
+# ---- rounds from an acceptance string -----------------------------------------------------------
+
+def rounds_from_flags(flags: str, gamma, c_draft, c_verify) -> dict:
+    """Split a 0/1 string into rounds: a round reads flags until a 0 or until gamma flags.
+
+    A round that ends in a 0 was rejected at that position and yields accepted + 1 tokens (the
+    target's correction). A round of gamma 1s yields gamma + 1 (the bonus token). Every round
+    pays gamma draft passes and one verification. If the string stops inside a round (fewer than
+    gamma flags and no 0), that round has not been verified yet: it is listed as incomplete and
+    left out of every total.
+    """
+    gamma = check_gamma(gamma, lo=1)
+    c_draft = check_cost(c_draft, "c_draft", "the draft cost", allow_zero=True)
+    c_verify = check_cost(c_verify, "c_verify", "the verification cost", allow_zero=False)
+    if not isinstance(flags, str):
+        raise InputError("the acceptance string must be text of 0s and 1s", "flags")
+    flags = "".join(flags.split())
+    if not flags:
+        raise InputError("type at least one flag (1 = draft token accepted, 0 = rejected)", "flags")
+    bad = next((c for c in flags if c not in "01"), None)
+    if bad is not None:
+        raise InputError(f"only 0 and 1 are allowed; found {bad!r} at position {flags.index(bad) + 1}", "flags")
+    rounds, i = [], 0
+    cum_tokens = cum_cost = 0
+    while i < len(flags):
+        chunk = flags[i:i + gamma]
+        zero = chunk.find("0")
+        if zero >= 0:
+            chunk = chunk[:zero + 1]
+        i += len(chunk)
+        complete = zero >= 0 or len(chunk) == gamma
+        accepted = chunk.count("1")
+        row = {"round": len(rounds) + 1, "flags": chunk, "proposed": gamma, "accepted": accepted,
+               "rejected_at": zero + 1 if zero >= 0 else None, "complete": complete}
+        if complete:
+            gained = accepted + 1
+            cum_tokens += gained
+            cum_cost += gamma * c_draft + c_verify
+            row.update(gained=gained, bonus=zero < 0, cum_tokens=cum_tokens, drafts=gamma,
+                       target_passes=1, cum_cost=cum_cost)
+        rounds.append(row)
+    done = [r for r in rounds if r["complete"]]
+    flags_used = sum(len(r["flags"]) for r in done)
+    accepted = sum(r["accepted"] for r in done)
+    return {
+        "rounds": rounds, "n_rounds": len(done), "tokens": cum_tokens,
+        "draft_passes": gamma * len(done), "target_passes": len(done), "cost": cum_cost,
+        "speedup": cum_tokens / cum_cost if cum_cost else 0.0,
+        "accepted": accepted, "flags_checked": flags_used,
+        "acceptance": accepted / flags_used if flags_used else 0.0,
+        "incomplete_flags": flags[flags_used:] if len(done) < len(rounds) else "",
+    }
+
+
+# ---- the speculative sampling rule --------------------------------------------------------------
+
+def normalize(weights, field: str) -> tuple[list[float], str]:
+    """Check a distribution; rescale it (with a note) when it does not sum to 1."""
+    vals = []
+    for i, w in enumerate(weights):
+        if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
+                isinstance(w, float) and (math.isnan(w) or math.isinf(w))):
+            raise InputError(f"{field}: entry {i + 1} is not a number", field)
+        if w < 0:
+            raise InputError(f"{field}: probabilities cannot be negative (entry {i + 1})", field)
+        vals.append(w)
+    total = sum(vals)
+    if total == 0:
+        raise InputError(f"{field}: at least one probability must be above 0", field)
+    note = ""
+    if abs(total - 1) > 1e-9:
+        note = f"{field} summed to {float(total):.4g}, so it was rescaled to sum to 1"
+    return [v / total for v in vals], note
+
+
+def accept_probability(p_x, q_x):
+    """Chance of keeping a drafted token x: min(1, p(x)/q(x)) (q(x) > 0 since x was drafted)."""
+    return 1 if p_x >= q_x else p_x / q_x
+
+
+def residual(p, q):
+    """The distribution the target samples from after a rejection: max(0, p - q), normalised."""
+    raw = [max(pi - qi, 0) for pi, qi in zip(p, q)]
+    tot = sum(raw)
+    return raw, ([r / tot for r in raw] if tot else list(p))
+
+
+def output_distribution(p, q):
+    """P(output = y) of one speculative step, built from the rule's own pieces:
+    draft y and keep it, or draft any x, reject it, and sample y from the residual."""
+    _, res = residual(p, q)
+    reject = sum(qx * (1 - accept_probability(px, qx)) for px, qx in zip(p, q) if qx > 0)
+    return [(qy * accept_probability(py, qy) if qy > 0 else 0) + reject * ry for py, qy, ry in zip(p, q, res)]
+
+
+def sampling_table(p_weights, q_weights) -> dict:
+    p, note_p = normalize(p_weights, "p")
+    q, note_q = normalize(q_weights, "q")
+    if len(p) != len(q):
+        raise InputError("p and q need the same number of tokens", "q")
+    raw, res = residual(p, q)
+    out = output_distribution(p, q)
+    mins = [min(a, b) for a, b in zip(p, q)]
+    tv = 0.5 * sum(abs(a - b) for a, b in zip(p, q))
+    return {"p": p, "q": q, "min": mins, "residual_raw": raw, "residual": res, "output": out,
+            "accept": [accept_probability(a, b) if b > 0 else None for a, b in zip(p, q)],
+            "alpha": sum(mins), "tv": tv, "one_minus_tv": 1 - tv,
+            "max_error": max(abs(a - b) for a, b in zip(out, p)), "notes": [n for n in (note_p, note_q) if n]}
+
+
+def gate_grid() -> list[tuple[Fraction, ...]]:
+    """27 distributions over 3 tokens: weights (a, b, c) with each in {0, 1, 3}, normalised; the
+    all-zero triple stands for the uniform distribution. Zeros test tokens the draft never
+    proposes or the target never wants; 1 vs 3 gives unequal masses."""
+    grid = []
+    for a in (0, 1, 3):
+        for b in (0, 1, 3):
+            for c in (0, 1, 3):
+                w = (a, b, c) if a + b + c else (1, 1, 1)
+                t = sum(w)
+                grid.append(tuple(Fraction(x, t) for x in w))
+    return grid
+
+
+def exactness_gate() -> dict:
+    """Run the rule on all 27 x 27 = 729 (p, q) pairs in exact rational arithmetic: the output
+    distribution must equal p exactly, and alpha must equal 1 - TV(p, q)."""
+    grid = gate_grid()
+    failures, n = [], 0
+    for p in grid:
+        for q in grid:
+            n += 1
+            out = output_distribution(list(p), list(q))
+            alpha = sum(min(a, b) for a, b in zip(p, q))
+            tv = sum(abs(a - b) for a, b in zip(p, q)) / 2
+            if out != list(p) or alpha != 1 - tv:
+                failures.append({"p": [str(x) for x in p], "q": [str(x) for x in q], "out": [str(x) for x in out]})
+    return {"pairs": n, "passed": n - len(failures), "failures": failures[:5]}
