@@ -1,0 +1,198 @@
+"""Live speculative decoding with our draft and target models (pure Python over two engines).
+
+Invariant between rounds: both caches hold every committed token except the newest, which is
+"pending". A round:
+  1. the draft feeds its pending tokens and proposes x1..x_gamma, one pass each (it samples x_i
+     from its own final distribution q_i, or takes its top token when greedy);
+  2. the target reads [pending, x1, .., x_gamma] in one verification pass and gets p_0..p_gamma;
+  3. x_i is kept with probability min(1, p_i(x_i) / q_i(x_i)) (greedy: when it equals the target's
+     top token); at the first rejection the target's token comes from the residual
+     max(0, p - q) normalised (greedy: the target's top token); if every draft is kept, a bonus
+     token is drawn from p_gamma;
+  4. both caches forget the rejected drafts (dl_model_rewind).
+This keeps the output distribution exactly the target's (see speculative.exactness_gate).
+"""
+from __future__ import annotations
+
+import time
+from array import array
+
+from . import sampler as S
+from .engine import Engine
+from .errors import InputError
+from .speculative import accept_probability, check_gamma
+
+
+def final_distribution(source, history, s: S.Settings) -> dict[int, float]:
+    """The sampler's final distribution over the survivors, as {token: probability}."""
+    if s.temperature == 0:
+        return {S.greedy(source, history, s): 1.0}
+    st = S.sample_step(source, history, s, None, head_size=source.vocab_size,
+                       fetch_all=not (s.top_k or s.top_p < 1 or s.min_p > 0))
+    return {i: q for i, _, q in st.head if q > 0}
+
+
+def _draw(dist: dict[int, float], rng: S.Rng) -> int:
+    u = rng.random()
+    acc = 0.0
+    last = None
+    for tok, q in sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])):
+        acc += q
+        last = tok
+        if acc > u:
+            return tok
+    return last
+
+
+class SpecDecoder:
+    def __init__(self, target: Engine, draft: Engine):
+        if target.vocab != draft.vocab or target.eot != draft.eot:
+            raise InputError("the draft and target models must share a tokenizer", "draft")
+        self.t, self.d = target, draft
+        self._t_src = target.source
+        self._d_src = draft.source
+
+    def generate(self, prompt: list[int], max_new: int, gamma: int, settings: S.Settings | None = None,
+                 seed: int | None = None, stop: tuple[int, ...] = ()) -> dict:
+        """Generate with speculation; returns tokens, per-round log, acceptance by position, timings."""
+        gamma = check_gamma(gamma)
+        s = settings or S.Settings(temperature=0.0)
+        S.validate(s)
+        greedy = s.temperature == 0
+        rng = S.Rng(seed if seed is not None else 0)
+        t, d = self.t, self.d
+        T0 = time.perf_counter()
+        t.reset()
+        d.reset()
+        committed = list(prompt) if prompt else []
+        if not committed:  # start from the beginning-of-text token alone
+            t.rewind(1)
+            d.rewind(1)
+            committed = [t.eot]
+        else:  # both caches take the prompt but its last token, which is pending
+            if len(committed) > 1:
+                t.feed(committed[:-1])
+                d.feed(committed[:-1])
+        history_base = [t.eot] if prompt else []
+        d_pending = [committed[-1]]
+        out: list[int] = []
+        rounds = []
+        by_pos_acc = [0] * (gamma + 1)
+        by_pos_seen = [0] * (gamma + 1)
+        time_draft = time_verify = 0.0
+        passes_draft = passes_verify = 0
+        stop_hit = False
+        while len(out) < max_new and not stop_hit:
+            if len(t.history) + gamma + 2 > t.context or len(d.history) + gamma + 2 > d.context:
+                raise InputError("speculative demo stops at the model's context length", "max_new")
+            # 1. draft
+            a = time.perf_counter()
+            drafts, q_dists = [], []
+            hist = history_base + committed
+            d_logits = d.feed(d_pending)
+            for i in range(gamma):
+                if i:
+                    d_logits = d.step(drafts[-1])
+                src = self._d_src.bind(d_logits, d.logits_ptr)
+                if greedy:
+                    x = S.greedy(src, hist + drafts, s)
+                    q_dists.append(None)
+                else:
+                    q = final_distribution(src, hist + drafts, s)
+                    x = _draw(q, rng)
+                    q_dists.append(q)
+                drafts.append(x)
+            time_draft += time.perf_counter() - a
+            passes_draft += max(0, gamma - 1) + len(d_pending)
+            # 2. verify
+            a = time.perf_counter()
+            rows = t.verify([committed[-1]] + drafts)
+            time_verify += time.perf_counter() - a
+            passes_verify += 1
+            # 3. accept / reject
+            n_acc = 0
+            new = None
+            for i in range(gamma + 1):
+                src = self._t_src.bind(rows[i], t.logits_ptr + 4 * t.vocab * i)
+                h = hist + drafts[:i]
+                if i == gamma:  # all drafts kept: the bonus token
+                    new = S.greedy(src, h, s) if greedy else _draw(final_distribution(src, h, s), rng)
+                    break
+                by_pos_seen[i] += 1
+                x = drafts[i]
+                if greedy:
+                    top = S.greedy(src, h, s)
+                    if top == x:
+                        n_acc += 1
+                        by_pos_acc[i] += 1
+                        continue
+                    new = top
+                    break
+                p = final_distribution(src, h, s)
+                q = q_dists[i]
+                px, qx = p.get(x, 0.0), q[x]
+                if rng.random() < accept_probability(px, qx):
+                    n_acc += 1
+                    by_pos_acc[i] += 1
+                    continue
+                res = {tok: pv - q.get(tok, 0.0) for tok, pv in p.items() if pv > q.get(tok, 0.0)}
+                tot = sum(res.values())
+                new = _draw({k: v / tot for k, v in res.items()}, rng) if tot > 0 else _draw(p, rng)
+                break
+            kept = drafts[:n_acc] + [new]
+            # 4. roll back the caches: keep committed + kept[:-1]; the new token is pending
+            t.rewind(gamma - n_acc)
+            if n_acc == gamma:
+                d_pending = [drafts[-1], new] if gamma else [new]
+            else:
+                d.rewind(gamma - 1 - n_acc)
+                d_pending = [new]
+            for tok in kept:
+                out.append(tok)
+                if tok in stop:
+                    stop_hit = True
+                    break
+            committed.extend(kept)
+            rounds.append({"drafts": drafts, "accepted": n_acc, "token": new})
+        out = out[:max_new]
+        elapsed = time.perf_counter() - T0
+        n_r = len(rounds)
+        proposed = sum(by_pos_seen)
+        return {
+            "tokens": out, "rounds": rounds, "gamma": gamma,
+            "acceptance": (sum(by_pos_acc) / proposed) if proposed else None,
+            "acceptance_by_position": [(a / n) if n else None for a, n in zip(by_pos_acc, by_pos_seen)][:gamma],
+            "tokens_per_round": len(out) / n_r if n_r else 0.0,
+            "elapsed_s": elapsed, "tokens_per_s": len(out) / elapsed if elapsed else 0.0,
+            "draft_s": time_draft, "verify_s": time_verify,
+            "draft_passes": passes_draft, "verify_passes": passes_verify,
+        }
+
+
+def measure_costs(target: Engine, draft: Engine, gamma: int, n: int = 24) -> dict:
+    """Time one target pass, one draft pass and one verification of gamma+1 tokens (medians)."""
+    import statistics
+
+    toks = target.tokenizer.encode("Once upon a time, there was a little girl named Lily. She liked to play.")
+    def per_step(engine):
+        engine.reset()
+        engine.feed(toks[:8])
+        ts = []
+        for i in range(n):
+            a = time.perf_counter()
+            engine.step(toks[8 + i % 8])
+            ts.append(time.perf_counter() - a)
+        return statistics.median(ts)
+
+    t_target, t_draft = per_step(target), per_step(draft)
+    block = (toks * 3)[:gamma + 1]
+    ts = []
+    for _ in range(max(5, n // 3)):
+        target.reset()
+        target.feed(toks[:8])
+        a = time.perf_counter()
+        target.verify(block)
+        ts.append(time.perf_counter() - a)
+    t_verify = statistics.median(ts)
+    return {"t_target_ms": t_target * 1e3, "t_draft_ms": t_draft * 1e3, "t_verify_ms": t_verify * 1e3,
+            "c_draft": t_draft / t_target, "c_verify": t_verify / t_target}
