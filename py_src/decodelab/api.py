@@ -53,6 +53,29 @@ def ping() -> dict:
     return {"python": sys.version.split()[0], "simd": k.simd, "kernel": getattr(k.host, "name", "")}
 
 
+def engine(name: str = "main"):
+    e = STATE.get("engines", {}).get(name)
+    if e is None:
+        raise LookupError(f"model {name!r} is not loaded")
+    return e
+
+
+@endpoint
+def load_models(paths: dict) -> dict:
+    """Load every bundle (the page passes {name: path}); a broken file raises a clear BundleError."""
+    from .engine import Engine
+
+    engines = STATE.setdefault("engines", {})
+    out = {}
+    for name, path in paths.items():
+        e = Engine.from_file(kernel(), path)
+        engines[name] = e
+        c = e.bundle.config
+        out[name] = {"vocab": c.vocab_size, "context": c.context, "d_model": c.d_model, "n_layers": c.n_layers,
+                     "n_heads": c.n_heads, "weights_bytes": e.weights_bytes(), "meta": e.bundle.meta}
+    return out
+
+
 @endpoint
 def kernel_check(rows: int, cols: int, seed: int = 1) -> dict:
     """Multiply a seeded random int8 matrix by a seeded vector, both paths; CPython gives the same."""
@@ -62,4 +85,4 @@ def kernel_check(rows: int, cols: int, seed: int = 1) -> dict:
 
 
 # Chapters register their endpoints by importing their modules here.
-from . import kernelcheck  # noqa: E402,F401
+from . import ch1, ch2, ch3  # noqa: E402,F401

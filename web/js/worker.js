@@ -59,6 +59,8 @@ async function boot() {
   // Start independent downloads at once; Pyodide's own start-up dominates.
   const kernelP = loadKernel(info);
   const wheelP = fetchBytes(abs(info.wheel), "decodelab wheel");
+  const modelsP = Promise.all(Object.entries(info.models).map(async ([name, url]) =>
+    [name, await fetchBytes(abs(url), `model file ${name}.dlm`)]));
 
   progress("pyodide", "starting Python");
   const pyodide = await loadPyodide({ indexURL: abs("pyodide/"), packages: [] });
@@ -80,6 +82,16 @@ await micropip.install("emfs:/tmp/${wheelName}", deps=False)
   const hello = JSON.parse(dispatch("ping", "{}"));
   if (!hello.ok) throw new Error(`Python could not reach the kernel: ${hello.error.message}`);
 
+  progress("model", "loading the models");
+  pyodide.FS.mkdirTree("/models");
+  const paths = {};
+  for (const [name, bytes] of await modelsP) {
+    pyodide.FS.writeFile(`/models/${name}.dlm`, bytes);
+    paths[name] = `/models/${name}.dlm`;
+  }
+  const loaded = JSON.parse(dispatch("load_models", JSON.stringify({ paths })));
+  if (!loaded.ok) throw new Error(loaded.error.message);
+
   self.onmessage = (ev) => {
     const { id, fn, args } = ev.data;
     let reply;
@@ -92,7 +104,7 @@ await micropip.install("emfs:/tmp/${wheelName}", deps=False)
   };
   self.postMessage({
     type: "ready",
-    info: { ...hello.result, kernelNotice: kernel.notice, models: info.models, ms: performance.now() - t0 },
+    info: { ...hello.result, models: loaded.result, kernelNotice: kernel.notice, ms: performance.now() - t0 },
   });
 }
 

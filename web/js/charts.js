@@ -1,0 +1,38 @@
+// Thin wrapper over Chart.js (the vendored UMD build): line/scatter plots with optional log axes and
+// reference lines. Widgets pass plain arrays; this module owns every Chart.js detail.
+export function lineChart(canvas, { logX = false, logY = false, xTitle = "", yTitle = "", xMin, yMin } = {}) {
+  const Chart = window.Chart;
+  if (!Chart) return { set() {}, chart: null };
+  const chart = new Chart(canvas.getContext("2d"), {
+    type: "scatter",
+    data: { datasets: [] },
+    options: {
+      animation: false, responsive: true, maintainAspectRatio: false, parsing: false, normalized: true,
+      plugins: { legend: { labels: { boxWidth: 12, font: { size: 11 } } }, tooltip: { enabled: true } },
+      scales: {
+        x: { type: logX ? "logarithmic" : "linear", title: { display: !!xTitle, text: xTitle }, min: xMin },
+        y: { type: logY ? "logarithmic" : "linear", title: { display: !!yTitle, text: yTitle }, min: yMin },
+      },
+    },
+  });
+  return {
+    chart,
+    // series: [{label, data (y values, x = 1..n) or points [{x,y}], color, x0}], lines: [{x}|{y}, label]
+    set(series, lines = []) {
+      const ds = series.map((s) => ({
+        label: s.label, showLine: true, pointRadius: s.points && s.points.length < 3 ? 3 : 0, borderWidth: s.width || 1.5,
+        borderColor: s.color, backgroundColor: s.color,
+        data: (s.points || s.data.map((y, i) => ({ x: i + (s.x0 ?? 1), y }))).filter((p) => !logY || p.y > 0),
+      }));
+      const xs = ds.flatMap((d) => d.data.map((p) => p.x)), ys = ds.flatMap((d) => d.data.map((p) => p.y));
+      const [x0, x1] = [Math.min(...xs), Math.max(...xs)], [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+      for (const l of lines) {
+        const data = l.y != null ? [{ x: x0, y: l.y }, { x: x1, y: l.y }] : [{ x: l.x, y: y0 }, { x: l.x, y: y1 }];
+        ds.push({ label: l.label, data, showLine: true, pointRadius: 0, borderDash: [5, 4], borderWidth: 1.5,
+          borderColor: l.color || "#c0622a", backgroundColor: l.color || "#c0622a" });
+      }
+      chart.data.datasets = ds;
+      chart.update("none");
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The speculative cost model: sliders and presets -> ch3_model (Python) -> formula, figures, speedup curve.
+import { call } from "../engine.js";
+import { el, fmt, tex, fieldError } from "../ui.js";
+import { lineChart } from "../charts.js";
+
+// Illustrative settings, no real models behind them.
+export const PRESETS = [
+  ["balanced pair", 0.8, 4, 0.10, 1.0],
+  ["draft nearly free", 0.8, 8, 0.005, 1.0],
+  ["draft as expensive as the target", 0.8, 4, 1.0, 1.0],
+  ["poor draft", 0.35, 3, 0.10, 1.0],
+  ["excellent draft", 0.95, 10, 0.05, 1.0],
+  ["costly verification", 0.8, 4, 0.10, 2.0],
+  ["cheap batched verification", 0.7, 6, 0.08, 0.6],
+];
+const SLIDERS = [["gamma", "γ (draft tokens)", 0, 32, 1], ["alpha", "α (acceptance)", 0, 1, 0.01],
+  ["c_draft", "draft cost", 0, 1, 0.005], ["c_verify", "verify cost", 0.5, 3, 0.05]];
+
+export function mountCostModel(root) {
+  const inputs = {};
+  const grid = el("div", { class: "slider-grid" });
+  const defaults = { gamma: 4, alpha: 0.8, c_draft: 0.1, c_verify: 1.0 };
+  for (const [f, label, min, max, step] of SLIDERS) {
+    const r = el("input", { type: "range", id: `cm-${f}`, min, max, step, value: defaults[f] });
+    const n = el("input", { type: "number", id: `cm-${f}-num`, min, max, step, value: defaults[f] });
+    r.addEventListener("input", () => { n.value = r.value; update(); });
+    n.addEventListener("input", () => { if (Number.isFinite(Number(n.value)) && n.value !== "") r.value = n.value; update(); });
+    inputs[f] = { r, n };
+    grid.append(el("label", { class: "slider-row" }, el("span", { class: "slider-label", text: label }), r, el("span", { class: "num-wrap" }, n)));
+  }
+  const presets = el("div", { class: "controls" }, "Presets: ", PRESETS.map(([name, a, g, cd, cv], i) =>
+    el("button", { class: "secondary", id: `cm-preset-${i}`, text: name, onclick: () => {
+      for (const [f, v] of [["alpha", a], ["gamma", g], ["c_draft", cd], ["c_verify", cv]]) { inputs[f].r.value = v; inputs[f].n.value = v; }
+      update();
+    } })));
+  const formula = el("div", { class: "formula", id: "cm-formula" });
+  const figures = el("div", { class: "readout stats-row", id: "cm-figures" });
+  const canvas = el("canvas", { id: "cm-curve", height: 200 });
+  const peak = el("div", { class: "readout", id: "cm-peak" });
+  const status = el("div", { class: "status" });
+  root.append(el("h3", { text: "The cost model" }), presets, grid, formula, figures, el("div", { class: "chart-box" }, canvas), peak, status);
+  const chart = lineChart(canvas, { xTitle: "γ", yTitle: "speedup ×", yMin: 0 });
+
+  let busy = false, again = false;
+  async function update() {
+    const args = {};
+    for (const [f] of SLIDERS) { args[f] = inputs[f].n.value === "" ? NaN : Number(inputs[f].n.value); fieldError(inputs[f].n, ""); }
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      const r = await call("ch3_model", args);
+      const p = r.point, s = r.sweep;
+      tex(formula, `E=\\sum_{i=0}^{${p.gamma}}${fmt(p.alpha, 2)}^i=${fmt(p.E_sum, 3)}` +
+        (p.alpha < 1 && p.gamma > 0 ? `\\quad\\frac{1-${fmt(p.alpha, 2)}^{${p.gamma + 1}}}{1-${fmt(p.alpha, 2)}}=${fmt(p.E, 3)}` : `\\quad(\\text{closed form: }${fmt(p.E, 3)})`), true);
+      figures.replaceChildren(...[["tokens per round", fmt(p.E, 3), "cm-E"], ["cost per round", fmt(p.cost, 2), "cm-cost"],
+        ["speedup", fmt(p.speedup, 2) + "×", "cm-speedup"], ["target passes per token", fmt(p.target_passes_per_token, 3), "cm-tpt"],
+        ["share of the ceiling γ+1", (100 * p.ceiling_share).toFixed(1) + "%", "cm-ceiling"]].map(([l, v, id]) =>
+        el("span", { class: "stat" }, el("span", { class: "stat-label", text: l }), el("b", { id, text: v }))));
+      chart.set([{ label: "speedup", data: s.speedups, x0: 0, color: "#2f6fb3" },
+        { label: "best γ", points: [{ x: s.best_gamma, y: s.best_speedup }], color: "#c0622a" },
+        { label: "you are here", points: [{ x: p.gamma, y: p.speedup }], color: "#2e7d4f" }], [{ y: 1, label: "no speedup", color: "#9aa3ad" }]);
+      peak.textContent = `Best γ in 0–32: ${s.best_gamma}, speedup ${fmt(s.best_speedup, 2)}×.` +
+        (s.best_at_end ? " The best sits at the end of the sweep, so the true peak may lie further out." : "");
+      peak.dataset.best = s.best_gamma;
+      status.textContent = "";
+    } catch (e) {
+      if (e.field && inputs[e.field]) fieldError(inputs[e.field].n, e.message);
+      else { status.textContent = e.message; status.classList.add("error"); }
+    } finally {
+      busy = false;
+      if (again) { again = false; update(); }
+    }
+  }
+  return { update };
+}

@@ -1,0 +1,37 @@
+// A real draft/target pair decoding speculatively in the page, against the measured cost model.
+import { call } from "../engine.js";
+import { el, fmt, busy, fieldError } from "../ui.js";
+
+export function mountLiveSpec(root) {
+  const gamma = el("input", { type: "number", id: "ls-gamma", value: 3, min: 0, max: 32 });
+  const mode = el("select", { id: "ls-mode" }, el("option", { value: "greedy", text: "greedy" }), el("option", { value: "sample", text: "sample (T = 1)" }));
+  const run = el("button", { id: "ls-run", text: "Run" });
+  const out = el("div", { class: "readout", id: "ls-out" });
+  const text = el("div", { class: "gen-text small", id: "ls-text" });
+  root.append(el("h3", { text: "A real draft and target, in this page" }),
+    el("div", { class: "controls" }, el("label", {}, "γ ", gamma), mode, run), out, text);
+  run.onclick = () => busy(run, out, async () => {
+    fieldError(gamma, "");
+    try {
+      const r = await call("ch3_live", { prompt: "Once upon a time, there was a little girl named Lily.", gamma: Number(gamma.value), n: 60, mode: mode.value, seed: 5 });
+      const c = r.costs;
+      const pays = r.measured_speedup >= 1;
+      out.replaceChildren(
+        el("div", {}, `Measured acceptance α = ${r.alpha == null ? "–" : fmt(r.alpha, 3)}` +
+          (r.alpha_by_position.length ? ` (by position in the round: ${r.alpha_by_position.map((a) => (a == null ? "–" : fmt(a, 2))).join(", ")})` : "")),
+        el("div", {}, `One target pass ${fmt(c.t_target_ms, 3)} ms; a draft pass costs ${fmt(c.c_draft, 2)} of it; ` +
+          `verifying ${r.gamma + 1} tokens costs ${fmt(c.c_verify, 2)} of it.`),
+        el("div", {}, `Speculative: ${fmt(r.spec_tps, 0)} tokens/s; the target alone: ${fmt(r.target_tps, 0)} tokens/s; ` +
+          `measured speedup ${fmt(r.measured_speedup, 2)}×, cost model with these measurements ${fmt(r.predicted_speedup, 2)}×.`),
+        r.same_as_target == null ? "" : el("div", {}, r.same_as_target ? "Output: token for token the target's own greedy text." : "Output differs from the target's (a bug)."),
+        el("div", { class: pays ? "good" : "warn" }, pays ? "Speculation pays here." :
+          `Speculation does not pay on this machine: checking ${r.gamma + 1} tokens at once costs ${fmt(c.c_verify, 1)} target passes, ` +
+          `nearly as much as running them one by one, because a model this small is limited by arithmetic, not by reading its weights. ` +
+          `With E = ${fmt(r.tokens_per_round, 2)} tokens per round, the cost per round is too high to win.`));
+      out.dataset.alpha = r.alpha;
+      text.textContent = r.text;
+    } catch (e) {
+      if (e.field === "gamma") fieldError(gamma, e.message); else throw e;
+    }
+  });
+}

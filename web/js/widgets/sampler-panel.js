@@ -1,0 +1,183 @@
+// The sampler control panel: the model's real next-token distribution under the reader's settings.
+// One data path: controls -> ch1_view / ch1_draw (Python in the worker) -> render.
+import { call } from "../engine.js";
+import { el, fmt, fieldError } from "../ui.js";
+import { lineChart } from "../charts.js";
+import { tokenSpan, showTokenPopover } from "./tokens.js";
+
+export const PRESETS = [
+  "Once upon a time, there was a little",
+  "The little dog ran to the park. He saw a",
+  "Lily and Tom went to the beach. They",
+  "One day, a big bird flew down and said,",
+];
+
+// Each control: [field, label, min, max, step, default, help]
+const CONTROLS = [
+  ["temperature", "temperature", 0, 2, 0.05, 0.8, "0 = always the top token"],
+  ["top_k", "top-k", 0, 100, 1, 0, "0 = off"],
+  ["top_p", "top-p", 0.05, 1, 0.01, 0.95, "1 = off"],
+  ["min_p", "min-p", 0, 0.5, 0.01, 0, "0 = off"],
+  ["repetition_penalty", "repetition penalty", 1, 2, 0.05, 1, "1 = off; last 64 tokens"],
+];
+
+export function mountSamplerPanel(root) {
+  const state = { drawn: [], drawnInfo: [], seed: 1234, latency: [] };
+  const prompt = el("textarea", { id: "sp-prompt", rows: 2, cols: 60, "aria-label": "prompt" });
+  prompt.value = PRESETS[0];
+  const presets = el("div", { class: "controls" }, "Openings: ",
+    PRESETS.map((p, i) => el("button", { class: "secondary", id: `sp-preset-${i}`, text: p.split(" ").slice(0, 4).join(" ") + "…",
+      onclick: () => { prompt.value = p; state.drawn = []; state.drawnInfo = []; update(); } })));
+  const inputs = {};
+  const grid = el("div", { class: "slider-grid" });
+  for (const [field, label, min, max, step, def, help] of CONTROLS) {
+    const slider = el("input", { type: "range", id: `sp-${field}`, min, max, step, value: def, "aria-label": label });
+    const num = el("input", { type: "number", id: `sp-${field}-num`, step, value: def, "aria-label": label + " value" });
+    slider.addEventListener("input", () => { num.value = slider.value; update(); });
+    num.addEventListener("input", () => { if (num.value !== "" && Number.isFinite(Number(num.value))) slider.value = num.value; update(); });
+    inputs[field] = num;
+    grid.append(el("label", { class: "slider-row" }, el("span", { class: "slider-label", text: label }), slider,
+      el("span", { class: "num-wrap" }, num), el("span", { class: "hint", text: help })));
+  }
+  const tempLast = el("input", { type: "checkbox", id: "sp-temp-last" });
+  tempLast.addEventListener("change", () => update());
+  const seed = el("input", { type: "number", id: "sp-seed", value: state.seed, "aria-label": "seed" });
+  const reroll = el("button", { class: "secondary", id: "sp-reroll", text: "new seed",
+    onclick: () => { seed.value = Math.floor(Math.random() * 2 ** 32); } });
+  const drawOne = el("button", { id: "sp-draw1", text: "Draw one token" });
+  const drawTen = el("button", { id: "sp-draw10", text: "Draw ten" });
+  const undo = el("button", { class: "secondary", id: "sp-undo", text: "Undo" });
+  const reset = el("button", { class: "secondary", id: "sp-clear", text: "Clear draws" });
+  const readout = el("div", { class: "readout stats-row", id: "sp-readout" });
+  const bars = el("div", { class: "bars", id: "sp-bars" });
+  const text = el("div", { class: "gen-text", id: "sp-text" });
+  const status = el("div", { class: "status", id: "sp-status" });
+  const cumulative = el("input", { type: "checkbox", id: "sp-cumulative" });
+  const canvas = el("canvas", { id: "sp-rank", height: 180 });
+  const latency = el("div", { class: "hint", id: "sp-latency" });
+
+  root.append(
+    el("h3", { text: "The sampler's control panel" }),
+    el("label", { class: "block" }, "Prompt", prompt), presets, grid,
+    el("div", { class: "controls" }, el("label", {}, tempLast, " apply temperature last (llama.cpp's order)"),
+      el("label", {}, "seed ", seed), reroll),
+    readout, bars,
+    el("div", { class: "controls" }, el("label", {}, cumulative, " cumulative (with the top-p and top-k lines)")),
+    el("div", { class: "chart-box" }, canvas),
+    el("div", { class: "controls" }, drawOne, drawTen, undo, reset),
+    text, status, latency,
+  );
+  const chart = lineChart(canvas, { logX: true, logY: true, xTitle: "rank", yTitle: "probability" });
+
+  function settings() {
+    const s = {};
+    let ok = true;
+    for (const [field, label, min, max] of CONTROLS) {
+      const raw = inputs[field].value.trim();
+      const v = Number(raw);
+      let msg = "";
+      if (raw === "" || !Number.isFinite(v)) msg = `${label} needs a number`;
+      else if (v < min || v > max) msg = `${label}: use ${min} to ${max} here`;
+      fieldError(inputs[field], msg);
+      if (msg) ok = false;
+      s[field] = field === "top_k" ? Math.round(v) : v;
+    }
+    s.temperature_last = tempLast.checked;
+    return ok ? s : null;
+  }
+
+  let inFlight = false, queued = false;
+  async function update() {
+    const s = settings();
+    if (!s) return;
+    if (inFlight) { queued = true; return; }
+    inFlight = true;
+    const t0 = performance.now();
+    try {
+      const v = await call("ch1_view", { prompt: prompt.value, settings: s, extra: state.drawn });
+      fieldError(prompt, "");
+      render(v, s);
+      const dt = performance.now() - t0;
+      state.latency.push(dt);
+      latency.textContent = `updated ${dt.toFixed(1)} ms after the change (Python ${v.ms.toFixed(1)} ms)`;
+      root.dataset.latency = dt.toFixed(2);
+      status.textContent = "";
+    } catch (e) {
+      showError(e);
+    } finally {
+      inFlight = false;
+      if (queued) { queued = false; update(); }
+    }
+  }
+
+  function showError(e) {
+    const target = e.field && (inputs[e.field] || (e.field === "prompt" ? prompt : e.field === "seed" ? seed : null));
+    if (target) fieldError(target, e.message);
+    else { status.textContent = e.message; status.classList.add("error"); }
+  }
+
+  function render(v, s) {
+    readout.replaceChildren(
+      stat("effective choices e^H", fmt(v.eff, 1), "sp-eff"),
+      stat("before the filters", fmt(v.eff_full, 1), "sp-eff-full"),
+      stat("tokens left", v.survivors.toLocaleString(), "sp-survivors"),
+      stat("mass cut away", (100 * v.cut_mass).toFixed(1) + "%", "sp-cut"),
+      stat("entropy", fmt(v.entropy, 2) + " nats", "sp-entropy"),
+    );
+    const max = Math.max(...v.top.map((t) => t.p), v.tail.p, 1e-9);
+    bars.replaceChildren(...v.top.map((t) => barRow(t.text, t.p, t.q, t.kept, max)),
+      barRow(`the other ${(4096 - 12).toLocaleString()}`, v.tail.p, v.tail.q, v.tail.q > 0, max, true));
+    bars.dataset.top = v.top.map((t) => t.id).join(",");
+    const pl = v.plot, ys = cumulative.checked ? pl.cum : pl.p;
+    const pts = pl.rank.map((x, i) => ({ x, y: ys[i] }));
+    const lines = [];
+    if (cumulative.checked) {
+      if (s.top_p < 1) lines.push({ y: s.top_p, label: `p = ${s.top_p}` });
+      if (s.top_k > 0) lines.push({ x: s.top_k, label: `k = ${s.top_k}` });
+    }
+    chart.set([{ label: "all tokens", points: pts, color: "#9aa3ad" },
+               { label: `kept by the filters (${v.survivors})`, points: pts.filter((p) => p.x <= v.survivors), color: "#2f6fb3", width: 3 }], lines);
+    renderText();
+  }
+
+  function renderText() {
+    text.replaceChildren(el("span", { class: "prompt-text", text: prompt.value }),
+      ...state.drawnInfo.map((d, i) => tokenSpan(d.text, d.p, () => showTokenPopover(text, d), `sp-tok-${i}`)));
+  }
+
+  async function draw(n) {
+    const s = settings();
+    const sd = Number(seed.value);
+    fieldError(seed, Number.isInteger(sd) && sd >= 0 && sd < 2 ** 32 ? "" : "seed: a whole number from 0 to 4294967295");
+    if (!s || seed.classList.contains("invalid")) return;
+    try {
+      // each draw continues the seed's sequence: seed + number already drawn keeps runs reproducible
+      const r = await call("ch1_draw", { prompt: prompt.value, settings: s, seed: (sd + state.drawn.length) % 2 ** 32,
+        n, extra: state.drawn });
+      r.tokens.forEach((t, i) => {
+        state.drawn.push(t);
+        state.drawnInfo.push({ text: r.texts[i], p: r.steps[i].p, top: r.steps[i].top, id: t });
+      });
+      await update();
+    } catch (e) { showError(e); }
+  }
+  drawOne.onclick = () => draw(1);
+  drawTen.onclick = () => draw(10);
+  undo.onclick = () => { state.drawn.pop(); state.drawnInfo.pop(); update(); };
+  reset.onclick = () => { state.drawn = []; state.drawnInfo = []; update(); };
+  prompt.addEventListener("input", () => { state.drawn = []; state.drawnInfo = []; update(); });
+  cumulative.addEventListener("change", () => update());
+  return { update };
+}
+
+function stat(label, value, id) {
+  return el("span", { class: "stat" }, el("span", { class: "stat-label", text: label }), el("b", { id, text: value }));
+}
+
+function barRow(label, p, q, kept, max, tail = false) {
+  const w = Math.max(0.5, (100 * p) / max);
+  return el("div", { class: "bar-row" + (kept ? "" : " filtered") + (tail ? " tail" : "") },
+    el("span", { class: "bar-label", text: JSON.stringify(label).slice(1, -1) }),
+    el("span", { class: "bar-track" }, el("span", { class: "bar-fill", style: `width:${w}%` })),
+    el("span", { class: "bar-value", text: `${(100 * p).toFixed(p < 0.001 ? 3 : 1)}%` + (kept && q !== p ? ` → ${(100 * q).toFixed(1)}%` : "") }));
+}
