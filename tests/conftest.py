@@ -18,7 +18,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if "page" in getattr(item, "fixturenames", ()) or "browser" in getattr(item, "fixturenames", ()):
+        if {"page", "ready_page", "browser"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
 
 
@@ -61,8 +61,8 @@ class OffOrigin(list):
     """Requests that tried to leave the page's origin (each one was aborted)."""
 
 
-@pytest.fixture
-def page(browser, site):
+def guarded_page(browser, site):
+    """A new context and page; requests off the site's origin are aborted and recorded."""
     ctx = browser.new_context()
     origin = urlparse(site).netloc
     blocked = OffOrigin()
@@ -82,9 +82,26 @@ def page(browser, site):
     pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
     pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))
     pg.site = site
+    return ctx, pg
+
+
+@pytest.fixture
+def page(browser, site):
+    ctx, pg = guarded_page(browser, site)
     yield pg
     ctx.close()
-    assert not blocked, f"the page tried to reach other origins: {blocked}"
+    assert not pg.blocked, f"the page tried to reach other origins: {pg.blocked}"
+
+
+@pytest.fixture(scope="module")
+def ready_page(browser, site):
+    """One booted page shared by a module's tests (booting Pyodide takes seconds)."""
+    ctx, pg = guarded_page(browser, site)
+    open_ready(pg)
+    yield pg
+    ctx.close()
+    assert not pg.blocked, f"the page tried to reach other origins: {pg.blocked}"
+    assert not pg.console_errors, f"console errors: {pg.console_errors}"
 
 
 def open_ready(page, path: str = "/", timeout: float = 60_000):

@@ -1,0 +1,89 @@
+"""End-to-end, chapters 2 and 3: every widget on the live page, plus the bit-depth ordering."""
+from conftest import py
+
+
+def test_kv_race_same_output_and_pass_counts(ready_page):
+    pg = ready_page
+    pg.fill("#kv-n", "20")
+    pg.click("#kv-run")
+    pg.wait_for_selector("#kv-mem[data-same]")
+    assert pg.get_attribute("#kv-mem", "data-same") == "true"
+    r = py(pg, "ch2_kv_race", prompt="The dog ran", n=12)
+    P, n = r["prompt_tokens"], 12
+    # with the cache: P prompt positions + n-1 new ones fed; without: recompute P + i for i = 0..n-1
+    assert r["with_cache"]["passes"] == r["formula_with"] == P + n - 1
+    assert r["without_cache"]["passes"] == sum(P + i for i in range(n))
+    assert r["same_output"]
+    pg.fill("#kv-n", "0")
+    pg.click("#kv-run")
+    pg.wait_for_selector("#kv-n + .field-error:not([hidden])")
+
+
+def test_outliers_row_scales_win(ready_page):
+    pg = ready_page
+    pg.wait_for_selector("#ol-ratio")
+    r = py(pg, "ch2_outliers", rows=64, cols=256, outlier=40.0)
+    assert r["matrix"]["mean_abs_error"] > 3 * r["row"]["mean_abs_error"]
+    assert r["matrix"]["outlier_row_error"] >= r["row"]["outlier_row_error"] * 0.999
+
+
+def test_bit_depth_widget_and_restore(ready_page):
+    pg = ready_page
+    story = {}
+    for bits in (8, 4, 2):
+        story[bits] = py(pg, "ch2_requant", bits=bits, scheme="row")["story"]["surprise"]
+    assert story[2] > story[4] >= story[8] - 1e-9
+    restored = py(pg, "ch2_requant", bits=8, scheme="row")["story"]["surprise"]
+    assert restored == story[8]  # the shipped weights come back exactly
+    pg.eval_on_selector("#bd-bits", "e => { e.value = 3; e.dispatchEvent(new Event('input')); }")
+    pg.click("#bd-apply")
+    pg.wait_for_function("document.querySelectorAll('#bd-table tr').length >= 2")
+    pg.click("#bd-back")
+    pg.wait_for_function("document.querySelectorAll('#bd-table tr').length >= 3")
+
+
+def test_cost_model_sliders_move_curve_and_peak(ready_page):
+    pg = ready_page
+    pg.wait_for_selector("#cm-peak[data-best]")
+    assert pg.get_attribute("#cm-peak", "data-best") == "6"
+    assert pg.inner_text("#cm-speedup") == "2.40×"
+    pg.fill("#cm-c_draft-num", "0")
+    pg.wait_for_function("document.querySelector('#cm-peak').dataset.best === '32'")
+    assert "true peak may lie further" in pg.inner_text("#cm-peak")
+    pg.fill("#cm-alpha-num", "1.5")
+    pg.wait_for_selector("#cm-alpha-num + .field-error:not([hidden])")
+    pg.fill("#cm-alpha-num", "0.5")
+    pg.wait_for_function("document.querySelector('#cm-alpha-num + .field-error').hidden")
+    pg.click("#cm-preset-0")
+    pg.wait_for_function("document.querySelector('#cm-peak').dataset.best === '6'")
+
+
+def test_round_table_and_bad_string(ready_page):
+    pg = ready_page
+    pg.wait_for_selector("#rt-totals[data-speedup]")
+    assert pg.get_attribute("#rt-totals", "data-speedup") == "2.38"
+    pg.fill("#rt-flags", "11x01")
+    pg.wait_for_selector("#rt-flags + .field-error:not([hidden])")
+    assert "only 0 and 1" in pg.inner_text("#rt-flags + .field-error")
+    pg.fill("#rt-flags", "1111")
+    pg.wait_for_function("document.querySelector('#rt-flags + .field-error').hidden")
+
+
+def test_sampling_rule_and_gate(ready_page):
+    pg = ready_page
+    pg.wait_for_selector("#sr-table table")
+    pg.click("#sr-gate")
+    pg.wait_for_selector("#sr-gate-out[data-passed]")
+    assert pg.get_attribute("#sr-gate-out", "data-passed") == "729"
+    pg.fill("#sr-q", "0.5, -1")
+    pg.wait_for_selector("#sr-q + .field-error:not([hidden])")
+
+
+def test_live_panel_reports_measured_alpha(ready_page):
+    pg = ready_page
+    pg.fill("#ls-gamma", "3")
+    pg.click("#ls-run")
+    pg.wait_for_selector("#ls-out[data-alpha]", timeout=120_000)
+    alpha = float(pg.get_attribute("#ls-out", "data-alpha"))
+    assert 0 <= alpha <= 1
+    assert "token for token" in pg.inner_text("#ls-out")
