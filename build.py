@@ -93,7 +93,9 @@ def step_kernels() -> None:
         if not link.exists():
             link.symlink_to(shutil.which("wasm-ld-19"))
         env["PATH"] = f"{shim}:{env['PATH']}"
-    for name, flags in (("kernel_simd.wasm", ["-msimd128"]), ("kernel_scalar.wasm", ["-mno-simd128"])):
+    builds = (("kernel_simd.wasm", ["-msimd128"]), ("kernel_scalar.wasm", ["-mno-simd128"]),
+              ("kernel_jsmatvec.wasm", ["-mno-simd128", "-DDL_JS_MATVEC", "-Wl,--allow-undefined"]))
+    for name, flags in builds:
         target = out / name  # always rebuilt: it takes well under a second
         run([*cc, *WASM_FLAGS, *flags, "-I", ROOT / "kernels", *sources, "-o", target], env=env)
 
@@ -168,7 +170,7 @@ def step_build_info(wheel: Path, micropip: Path, models: list[str]) -> None:
         "wheel": f"wheels/{wheel.name}",
         "micropip": f"wheels/{micropip.name}",
         "kernels": {k: f"kernels/{k}.wasm?v={digest(WEB / 'kernels' / (k + '.wasm'))}"
-                    for k in ("kernel_simd", "kernel_scalar")},
+                    for k in ("kernel_simd", "kernel_scalar", "kernel_jsmatvec")},
         "models": {Path(m).stem: f"models/{m}?v={digest(WEB / 'models' / m)}" for m in models},
         "version": digest(wheel),
     }
@@ -224,7 +226,7 @@ def cmd_bench(args) -> None:
 def cmd_report(args) -> None:
     from decodelab.report import main as report_main
 
-    report_main(args.json)
+    report_main(args.json, args.stories)
 
 
 def main() -> None:
@@ -239,6 +241,7 @@ def main() -> None:
     p.add_argument("--json", type=Path)
     p = sub.add_parser("report")
     p.add_argument("--json", type=Path)
+    p.add_argument("--stories", type=int, help="only the first N validation stories (quick check)")
     sub.add_parser("build")
     args = ap.parse_args()
 

@@ -75,6 +75,15 @@ int32_t dl_round_away(float v) {
     return (int32_t)t;
 }
 
+#ifdef DL_JS_MATVEC
+/* The plain-JS build: the products are done by imported JavaScript (web/js/jsmatvec.js), so the
+ * page can time a whole generation with the matvec in plain JS and everything else unchanged. */
+__attribute__((import_module("env"), import_name("js_matmat_f32x"))) void js_matmat_f32x(
+    const int8_t *q, const float *s, const float *X, float *Y, int32_t rows, int32_t cols, int32_t n);
+__attribute__((import_module("env"), import_name("js_matmat_i8x"))) void js_matmat_i8x(
+    const int8_t *q, const float *s, const int8_t *XQ, const float *xs, float *Y, int32_t rows, int32_t cols, int32_t n);
+#endif
+
 /* ---- exact path: x stays float32 ---------------------------------------------------------- */
 
 static float dot_f32x_row(const int8_t *q, const float *x, int32_t from, int32_t cols) {
@@ -88,6 +97,10 @@ static float dot_f32x_row(const int8_t *q, const float *x, int32_t from, int32_t
  * and reused for all n inputs while it sits in cache: one pass over the weights per block. */
 void DL_EXPORT("dl_matmat_f32x") dl_matmat_f32x(const int8_t *q, const float *s, const float *X, float *Y,
                                                 int32_t rows, int32_t cols, int32_t n) {
+#ifdef DL_JS_MATVEC
+    js_matmat_f32x(q, s, X, Y, rows, cols, n);
+    return;
+#endif
     int32_t r = 0;
 #ifdef __wasm_simd128__
     const int32_t c16 = cols & ~15;
@@ -155,6 +168,10 @@ static int32_t dot_i8x_row(const int8_t *q, const int8_t *xq, int32_t from, int3
 /* Y[t][r] = s[r] * xs[t] * sum_c q[r][c] * XQ[t][c]: same loop order as dl_matmat_f32x. */
 void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const float *xs,
                                               float *Y, int32_t rows, int32_t cols, int32_t n) {
+#ifdef DL_JS_MATVEC
+    js_matmat_i8x(q, s, XQ, xs, Y, rows, cols, n);
+    return;
+#endif
     int32_t r = 0;
 #ifdef __wasm_simd128__
     /* Widen int8 to int16 and multiply-add pairs into int32 lanes (i32x4.dot_i16x8_s).

@@ -182,10 +182,14 @@ class Kernel:
         self._matvec_fast = host.func("dl_matvec_fast")
 
     @classmethod
-    def open(cls, simd: bool = True, wasm_path: str | Path | None = None) -> "Kernel":
+    def open(cls, simd: bool = True, wasm_path: str | Path | None = None, variant: str | None = None) -> "Kernel":
+        """variant: None (the page's main kernel), "scalar" or "jsmatvec" (chapter 2's speed race;
+        the plain-JS build exists only in the browser)."""
         if IN_PYODIDE:
-            return cls(PyodideHost())
-        return cls(WasmtimeHost(wasm_path or default_wasm_path(simd)))
+            return cls(PyodideHost("decodelab_kernel" + (f"_{variant}" if variant else "")))
+        if variant == "jsmatvec":
+            raise KernelError("the plain-JS matvec kernel runs only in the browser")
+        return cls(WasmtimeHost(wasm_path or default_wasm_path(simd and variant != "scalar")))
 
     # -- memory ------------------------------------------------------------------------------
     def alloc(self, nbytes: int) -> int:

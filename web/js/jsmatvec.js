@@ -35,3 +35,51 @@ export function jsMatvecInt8(q, s, x, y, rows, cols, xq) {
     y[r] = Math.fround(s[r] * xs) * a;
   }
 }
+
+// Imports for kernel_jsmatvec.wasm: the kernel's two block products, done here in plain JS over the
+// module's memory (views are made per call because growing memory detaches the old buffer).
+export function jsMatmatImports(getMemory) {
+  return {
+    js_matmat_i8x(q, s, XQ, xs, Y, rows, cols, n) {
+      const buf = getMemory().buffer;
+      const Q = new Int8Array(buf, q, rows * cols), S = new Float32Array(buf, s, rows);
+      const X = new Int8Array(buf, XQ, n * cols), XS = new Float32Array(buf, xs, n), Yv = new Float32Array(buf, Y, n * rows);
+      for (let t = 0; t < n; t++) {
+        const xo = t * cols, yo = t * rows, sx = XS[t];
+        let r = 0;
+        for (; r + 4 <= rows; r += 4) {
+          const o0 = r * cols, o1 = o0 + cols, o2 = o1 + cols, o3 = o2 + cols;
+          let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+          for (let c = 0; c < cols; c++) {
+            const v = X[xo + c];
+            a0 += Q[o0 + c] * v; a1 += Q[o1 + c] * v; a2 += Q[o2 + c] * v; a3 += Q[o3 + c] * v;
+          }
+          Yv[yo + r] = Math.fround(S[r] * sx) * a0; Yv[yo + r + 1] = Math.fround(S[r + 1] * sx) * a1;
+          Yv[yo + r + 2] = Math.fround(S[r + 2] * sx) * a2; Yv[yo + r + 3] = Math.fround(S[r + 3] * sx) * a3;
+        }
+        for (; r < rows; r++) {
+          const o = r * cols;
+          let a = 0;
+          for (let c = 0; c < cols; c++) a += Q[o + c] * X[xo + c];
+          Yv[yo + r] = Math.fround(S[r] * sx) * a;
+        }
+      }
+    },
+    js_matmat_f32x(q, s, Xp, Y, rows, cols, n) {
+      const buf = getMemory().buffer;
+      const Q = new Int8Array(buf, q, rows * cols), S = new Float32Array(buf, s, rows);
+      const X = new Float32Array(buf, Xp, n * cols), Yv = new Float32Array(buf, Y, n * rows);
+      for (let t = 0; t < n; t++) {
+        const xo = t * cols;
+        for (let r = 0; r < rows; r++) {
+          const o = r * cols;
+          let a0 = 0, a1 = 0;
+          let c = 0;
+          for (; c + 2 <= cols; c += 2) { a0 += Q[o + c] * X[xo + c]; a1 += Q[o + c + 1] * X[xo + c + 1]; }
+          if (c < cols) a0 += Q[o + c] * X[xo + c];
+          Yv[t * rows + r] = S[r] * (a0 + a1);
+        }
+      }
+    },
+  };
+}

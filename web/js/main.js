@@ -15,6 +15,7 @@ import { mountRounds } from "./widgets/rounds.js";
 import { mountSamplingRule } from "./widgets/sampling-rule.js";
 import { mountLiveSpec } from "./widgets/live-spec.js";
 import { mountQuiz } from "./widgets/quiz.js";
+import { mountSpeed } from "./widgets/speed.js";
 
 const stageNames = {
   files: "Reading the build manifest",
@@ -72,7 +73,7 @@ window.addEventListener("DOMContentLoaded", () => {
   typesetAll(document);
   const mounts = [["sampler-panel", mountSamplerPanel], ["four-temps", mountFourTemps], ["greedy-loops", mountGreedyLoops],
     ["end-slide", mountEndAndSlide], ["python-cell", mountPythonCell], ["kv-race", mountKvRace], ["outliers", mountOutliers],
-    ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["cost-model", mountCostModel], ["rounds", mountRounds],
+    ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["cost-model", mountCostModel], ["rounds", mountRounds],
     ["sampling-rule", mountSamplingRule], ["live-spec", mountLiveSpec], ["quiz", mountQuiz]];
   const live = [];
   for (const [id, mount] of mounts) {

@@ -7,6 +7,7 @@
 // Everything is fetched from our own origin; nothing here reaches the network beyond it.
 
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { jsMatmatImports } from "./jsmatvec.js";
 
 const t0 = performance.now();
 const params = new URL(self.location.href).searchParams;
@@ -52,12 +53,26 @@ async function loadKernel(info) {
   return { exports: instance.exports, name, notice };
 }
 
+// The comparison kernels for chapter 2's speed race: the scalar build and the plain-JS matvec build.
+async function loadComparisonKernels(info) {
+  const out = {};
+  const scalar = await WebAssembly.instantiate(await fetchBytes(abs(info.kernels.kernel_scalar), "scalar kernel"), {});
+  out.scalar = scalar.instance.exports;
+  let mem = null;
+  const js = await WebAssembly.instantiate(await fetchBytes(abs(info.kernels.kernel_jsmatvec), "plain-JS kernel"),
+    { env: jsMatmatImports(() => mem) });
+  mem = js.instance.exports.memory;
+  out.js = js.instance.exports;
+  return out;
+}
+
 async function boot() {
   progress("files", "reading the build manifest");
   const info = JSON.parse(new TextDecoder().decode(await fetchBytes(abs("build-info.json?t=" + Date.now()), "build manifest")));
 
   // Start independent downloads at once; Pyodide's own start-up dominates.
   const kernelP = loadKernel(info);
+  const comparisonP = loadComparisonKernels(info);
   const wheelP = fetchBytes(abs(info.wheel), "decodelab wheel");
   const modelsP = Promise.all(Object.entries(info.models).map(async ([name, url]) =>
     [name, await fetchBytes(abs(url), `model file ${name}.dlm`)]));
@@ -77,6 +92,9 @@ await micropip.install("emfs:/tmp/${wheelName}", deps=False)
   progress("kernel", "instantiating the wasm kernel");
   const kernel = await kernelP;
   pyodide.registerJsModule("decodelab_kernel", { exports: kernel.exports, name: kernel.name });
+  const comparison = await comparisonP;
+  pyodide.registerJsModule("decodelab_kernel_scalar", { exports: comparison.scalar, name: "kernel_scalar.wasm" });
+  pyodide.registerJsModule("decodelab_kernel_jsmatvec", { exports: comparison.js, name: "kernel_jsmatvec.wasm" });
   const api = pyodide.pyimport("decodelab.api");
   const dispatch = api.dispatch;
   const hello = JSON.parse(dispatch("ping", "{}"));

@@ -1,0 +1,151 @@
+"""The model quality report (CPython only): `python3 build.py report [--json PATH]`.
+
+Held-out loss on the whole of valid.txt for the float model, the shipped int8 weights (one scale
+per row), and the int8 weights re-quantized to 6..2 bits with one scale per row and per matrix;
+a smoothed bigram baseline with the same tokenizer; three samples at T = 0.8.
+
+Bits per byte = total nats / ln 2 / UTF-8 bytes of the predicted story text; the end-of-story
+token is predicted (its nats count) but stands for no bytes. Evaluation uses non-overlapping
+512-token windows of the stream [eot] story [eot] story ..., as training did.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from . import reference
+from .bundle import read_bundle, tokenizer_from_bundle
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = ROOT / "models"
+
+
+def requantize_np(w: np.ndarray, bits: int, scheme: str) -> np.ndarray:
+    """Vectorised form of the kernel's re-quantization rule (row or matrix scale), dequantized."""
+    qmax = (1 << (bits - 1)) - 1
+    w32 = w.astype(np.float32)
+    if scheme == "row":
+        amax = np.abs(w32).max(axis=1, keepdims=True)
+    else:
+        amax = np.full((w32.shape[0], 1), np.abs(w32).max(), dtype=np.float32)
+    s = (amax / np.float32(qmax)).astype(np.float32)
+    safe = np.where(s == 0, np.float32(1), s)
+    v = (w32 / safe).astype(np.float32)
+    t = np.trunc(v)
+    q = np.clip(t + ((v - t) >= 0.5) - ((v - t) <= -0.5), -qmax, qmax)
+    return (q * s).astype(np.float64)
+
+
+def stream_and_bytes(tok, stories, eot):
+    stream = [eot]
+    for s in stories:
+        stream += tok.encode(s) + [eot]
+    lens = np.array([0 if i == eot else len(tok.token_bytes(i)) for i in range(tok.vocab_size)])
+    return stream, lens
+
+
+def evaluate(weights, cfg, stream, lens) -> dict:
+    """nats/token and bits/byte over the stream (float32 numpy for speed; float64 sums)."""
+    w32 = {k: v.astype(np.float32) for k, v in weights.items()}
+    total, n, nbytes = 0.0, 0, 0
+    W = cfg.context
+    for start in range(0, len(stream) - 1, W):
+        chunk = stream[start:start + W + 1]
+        if len(chunk) < 2:
+            break
+        logits = reference.forward(w32, cfg, chunk[:-1]).astype(np.float64)
+        lp = reference.log_softmax(logits)
+        tgt = np.array(chunk[1:])
+        total -= float(lp[np.arange(len(tgt)), tgt].sum())
+        n += len(tgt)
+        nbytes += int(lens[tgt].sum())
+    return {"nats": total / n, "bpb": total / math.log(2) / nbytes, "tokens": n, "bytes": nbytes}
+
+
+def bigram_baseline(tok, train_stories, valid_stream, lens, eot) -> dict:
+    """Bigram with Dirichlet smoothing towards the unigram; the strength k is chosen on the last
+    10% of the training stream, then the counts are refitted on all of it."""
+    V = tok.vocab_size
+    train, _ = stream_and_bytes(tok, train_stories, eot)
+    train = np.array(train)
+
+    def fit(ids):
+        c = np.zeros((V, V), dtype=np.float64)
+        np.add.at(c, (ids[:-1], ids[1:]), 1.0)
+        uni = (np.bincount(ids, minlength=V) + 1.0) / (len(ids) + V)
+        return c, c.sum(1), uni
+
+    def nll(model, k, ids):
+        c, row, uni = model
+        a, b = ids[:-1], ids[1:]
+        p = (c[a, b] + k * uni[b]) / (row[a] + k)
+        return -np.log(p)
+
+    cut = int(len(train) * 0.9)
+    m = fit(train[:cut])
+    ks = [0.1, 0.3, 1, 3, 10, 30, 100]
+    best_k = min(ks, key=lambda k: nll(m, k, train[cut:]).mean())
+    m = fit(train)
+    v = np.array(valid_stream)
+    losses = nll(m, best_k, v)
+    nbytes = int(lens[v[1:]].sum())
+    return {"nats": float(losses.mean()), "bpb": float(losses.sum() / math.log(2) / nbytes), "k": best_k}
+
+
+def samples(n: int = 3) -> list[str]:
+    from . import sampler as S
+    from .ch1 import generate_text
+    from .engine import Engine
+    from .kernel import Kernel
+
+    e = Engine.from_file(Kernel.open(), MODELS / "main.dlm")
+    s = S.make_settings(temperature=0.8, top_p=1.0)
+    prompt = "Once upon a time"
+    out = []
+    for seed in range(1, n + 1):
+        g = generate_text(e, e.tokenizer.encode(prompt), s, seed, 200, stop_at_end=True, info=False)
+        out.append(prompt + e.tokenizer.decode([t for t in g["tokens"] if t != e.eot]))
+    return out
+
+
+def main(json_path: Path | None = None, stories: int | None = None) -> dict:
+    """stories: evaluate only the first N validation stories (a quick check; the report proper uses all)."""
+    from .training.corpus import train_stories, valid_stories
+
+    t0 = time.time()
+    b = read_bundle((MODELS / "main.dlm").read_bytes())
+    cfg, tok, eot = b.config, tokenizer_from_bundle(b), b.config.eot_id
+    stream, lens = stream_and_bytes(tok, valid_stories()[:stories], eot)
+    fw = {k: v.astype(np.float64) for k, v in np.load(MODELS / "main-float32.npz").items()}
+    qw = reference.dequantized_weights(b)
+    res = {"model": b.meta, "valid_tokens": len(stream) - 1, "valid_stories": stories or "all"}
+    fl = evaluate(fw, cfg, stream, lens)
+    q8 = evaluate(qw, cfg, stream, lens)
+    res.update(float_nats=fl["nats"], float_bpb=fl["bpb"], int8_nats=q8["nats"], int8_bpb=q8["bpb"],
+               int8_delta_nats=q8["nats"] - fl["nats"], valid_bytes=fl["bytes"])
+    print(f"float   {fl['nats']:.4f} nats/token  {fl['bpb']:.4f} bits/byte   ({fl['tokens']:,} tokens, {fl['bytes']:,} bytes)")
+    print(f"int8    {q8['nats']:.4f} nats/token  {q8['bpb']:.4f} bits/byte   (+{q8['nats'] - fl['nats']:.4f} nats vs float)")
+    res["requant"] = {}
+    for scheme in ("row", "matrix"):
+        res["requant"][scheme] = {}
+        for bits in (6, 5, 4, 3, 2):
+            w = {k: (requantize_np(v, bits, scheme) if v.ndim == 2 else v) for k, v in qw.items()}
+            r = evaluate(w, cfg, stream, lens)
+            res["requant"][scheme][str(bits)] = {"nats": r["nats"], "bpb": r["bpb"], "delta_nats": r["nats"] - fl["nats"]}
+            print(f"{bits} bits, one scale per {scheme:6s}  {r['nats']:.4f} nats/token  {r['bpb']:.4f} bits/byte")
+    bg = bigram_baseline(tok, train_stories(), stream, lens, eot)
+    res.update(bigram_bpb=bg["bpb"], bigram_nats=bg["nats"], bigram_k=bg["k"])
+    print(f"bigram  {bg['nats']:.4f} nats/token  {bg['bpb']:.4f} bits/byte   (Dirichlet k = {bg['k']})")
+    res["samples_T0.8"] = samples()
+    for i, s in enumerate(res["samples_T0.8"], 1):
+        print(f"\n--- sample {i} (T = 0.8, seed {i}) ---\n{s}")
+    res["seconds"] = time.time() - t0
+    if json_path:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(json.dumps(res, indent=1))
+        print(f"\nwrote {json_path}")
+    return res

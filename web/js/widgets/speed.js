@@ -1,0 +1,25 @@
+// Tokens per second with the SIMD kernel, the scalar kernel and a plain-JS matvec, run on demand.
+import { call } from "../engine.js";
+import { el, fmt, busy } from "../ui.js";
+
+export function mountSpeed(root) {
+  const run = el("button", { id: "speed-run", text: "Race the three kernels" });
+  const table = el("table", { class: "data", id: "speed-table" });
+  const out = el("div", { class: "readout", id: "speed-out" });
+  root.append(el("h3", { text: "How much the SIMD kernel buys" }),
+    el("p", { class: "hint", text: "48 greedy tokens each, the same model and the same Python: only the matrix products change." }),
+    run, table, out);
+  run.onclick = () => busy(run, out, async () => {
+    const rows = [];
+    for (const [variant, label] of [["main", "SIMD kernel (this page's)"], ["scalar", "scalar wasm kernel"], ["jsmatvec", "plain-JS matvec"]]) {
+      out.textContent = `running ${label}…`;
+      rows.push([label, await call("ch2_speed", { variant })]);
+    }
+    table.replaceChildren(el("tr", {}, ["kernel", "tokens/s", "ms in the kernel", "ms in Python"].map((h) => el("th", { text: h }))),
+      ...rows.map(([l, r]) => el("tr", {}, [l, fmt(r.tps, 0), fmt(r.kernel_ms, 0), fmt(r.python_ms, 0)].map((v) => el("td", { text: String(v) })))));
+    const simd = rows[0][1].tps, sc = rows[1][1].tps, js = rows[2][1].tps;
+    out.textContent = `SIMD is ${fmt(simd / sc, 1)}× the scalar kernel and ${fmt(simd / js, 1)}× the plain-JS matvec, end to end.` +
+      (rows[0][1].simd ? "" : " (This browser has no wasm SIMD, so the first row is the scalar kernel too.)");
+    out.dataset.ratio = (simd / js).toFixed(2);
+  });
+}
