@@ -69,14 +69,17 @@ int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
 
 /* ---- sampler reductions (logits.c) ----------------------------------------------------------
  * Over n logits z with n_over of them replaced (over_ids[j] -> over_vals[j]; the repetition
- * penalty's values), using `scratch` (n floats):
- *   - the top_n tokens by value (ties: lower id first), in descending order, into top_ids/top_vals;
- *   - with s_i = z_i * inv_t: stats[0] = M = max s_i, stats[1] = Z = sum exp(s_i - M),
- *     stats[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z.
- *     (inv_t = 0 skips the sums.) Returns the number of tokens written (min(top_n, n)). */
+ * penalty's values), using scratch space (`scratch`: n floats; top_ids, top_vals: n each):
+ *   - with s_i = z_i * inv_t: out[0] = M = max s_i, out[1] = Z = sum exp(s_i - M),
+ *     out[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z
+ *     (inv_t = 0 skips the sums);
+ *   - then, from out + 3, the top_n tokens by value (ties: lower id first) in descending order,
+ *     as (int32 id, float32 value) pairs. `out` needs 24 + 8 * top_n bytes.
+ * Returns the number of pairs written (min(top_n, n)). One output block lets the host fetch
+ * everything with a single copy. */
 int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t *over_ids,
                           const float *over_vals, int32_t n_over, float *scratch, int32_t top_n,
-                          int32_t *top_ids, float *top_vals, double *stats);
+                          int32_t *top_ids, float *top_vals, double *out);
 
 #endif
 
@@ -157,13 +160,16 @@ int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
 
 /* ---- sampler reductions (logits.c) ----------------------------------------------------------
  * Over n logits z with n_over of them replaced (over_ids[j] -> over_vals[j]; the repetition
- * penalty's values), using `scratch` (n floats):
- *   - the top_n tokens by value (ties: lower id first), in descending order, into top_ids/top_vals;
- *   - with s_i = z_i * inv_t: stats[0] = M = max s_i, stats[1] = Z = sum exp(s_i - M),
- *     stats[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z.
- *     (inv_t = 0 skips the sums.) Returns the number of tokens written (min(top_n, n)). */
+ * penalty's values), using scratch space (`scratch`: n floats; top_ids, top_vals: n each):
+ *   - with s_i = z_i * inv_t: out[0] = M = max s_i, out[1] = Z = sum exp(s_i - M),
+ *     out[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z
+ *     (inv_t = 0 skips the sums);
+ *   - then, from out + 3, the top_n tokens by value (ties: lower id first) in descending order,
+ *     as (int32 id, float32 value) pairs. `out` needs 24 + 8 * top_n bytes.
+ * Returns the number of pairs written (min(top_n, n)). One output block lets the host fetch
+ * everything with a single copy. */
 int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t *over_ids,
                           const float *over_vals, int32_t n_over, float *scratch, int32_t top_n,
-                          int32_t *top_ids, float *top_vals, double *stats);
+                          int32_t *top_ids, float *top_vals, double *out);
 
 #endif

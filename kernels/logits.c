@@ -9,15 +9,17 @@
  */
 #include "decodelab.h"
 
-static float lg_expf(float x) { /* same polynomial as model.c; |rel err| < 4e-8 */
-    if (x < -87.0f) return 0.0f;
-    if (x > 88.0f) x = 88.0f;
-    float kf = __builtin_floorf(x * 1.44269504f + 0.5f);
-    float r = x - kf * 0.693145752f - kf * 1.42860677e-06f;
+/* e^x for x <= 0 (every argument here is s_i - max), branch-free so the loop below vectorizes
+ * with SIMD: clamp, split x = k ln2 + r, degree-6 polynomial for e^r, scale by 2^k through the
+ * exponent bits. Relative error below 4e-8 for x >= -87; exactly 0 below. */
+static inline float lg_expf(float x) {
+    float xc = x < -87.0f ? -87.0f : x;
+    float kf = __builtin_floorf(xc * 1.44269504f + 0.5f);
+    float r = xc - kf * 0.693145752f - kf * 1.42860677e-06f;
     float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
     union { float f; int32_t i; } u;
     u.i = ((int32_t)kf + 127) << 23;
-    return p * u.f;
+    return x < -87.0f ? 0.0f : p * u.f;
 }
 
 /* "a ranks above b": larger value first, the lower id on ties. */
@@ -36,10 +38,15 @@ static void sift_down(float *v, int32_t *id, int32_t n, int32_t i) {
     }
 }
 
+typedef struct {
+    int32_t id;
+    float value;
+} Candidate;
+
 int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t n, double inv_t,
                                                          const int32_t *over_ids, const float *over_vals,
                                                          int32_t n_over, float *scratch, int32_t top_n,
-                                                         int32_t *top_ids, float *top_vals, double *stats) {
+                                                         int32_t *top_ids, float *top_vals, double *out) {
     for (int32_t i = 0; i < n; i++) scratch[i] = z[i];
     for (int32_t j = 0; j < n_over; j++)
         if (over_ids[j] >= 0 && over_ids[j] < n) scratch[over_ids[j]] = over_vals[j];
@@ -74,17 +81,31 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
     double M = 0.0, Z = 0.0, A = 0.0;
     if (inv_t > 0.0) {
         float mx = scratch[0];
-        for (int32_t i = 1; i < n; i++) if (scratch[i] > mx) mx = scratch[i];
+        for (int32_t i = 1; i < n; i++) mx = scratch[i] > mx ? scratch[i] : mx;
         M = (double)mx * inv_t;
-        for (int32_t i = 0; i < n; i++) {
-            double s = (double)scratch[i] * inv_t - M;
-            double e = (double)lg_expf((float)s);
-            Z += e;
-            A += e * s;
+        /* float work in blocks of 256 (vectorized), each block's sums added up in double */
+        float it = (float)inv_t, mf = (float)M;
+        for (int32_t b0 = 0; b0 < n; b0 += 256) {
+            int32_t b1 = b0 + 256 < n ? b0 + 256 : n;
+            float zb = 0.0f, ab = 0.0f;
+            for (int32_t i = b0; i < b1; i++) {
+                float s = scratch[i] * it - mf;
+                float e = lg_expf(s);
+                zb += e;
+                ab += e * s;
+            }
+            Z += zb;
+            A += ab;
         }
     }
-    stats[0] = M;
-    stats[1] = Z;
-    stats[2] = A;
+    /* one output block, so the host reads everything with one copy: 3 doubles, then (id, value) pairs */
+    out[0] = M;
+    out[1] = Z;
+    out[2] = A;
+    Candidate *pairs = (Candidate *)(out + 3);
+    for (int32_t i = 0; i < k; i++) {
+        pairs[i].id = top_ids[i];
+        pairs[i].value = top_vals[i];
+    }
     return k;
 }

@@ -90,4 +90,4 @@ def kernel_check(rows: int, cols: int, seed: int = 1) -> dict:
 def _register_chapters() -> None:
     """Each chapter module registers its endpoints when imported (done on the first dispatch, so
     that importing a chapter module on its own, as the tests do, has no import cycle)."""
-    from . import ch1, ch2, ch3  # noqa: F401
+    from . import ch1, ch2, ch3, perf  # noqa: F401

@@ -145,7 +145,122 @@ def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
     return data
 
 
-BENCHES = {"kernel": bench_kernel, "startup": bench_startup}
+# ---- in-page benchmarks through the worker's Python ------------------------------------------------
+
+def _page(browser, url):
+    page = guarded_context(browser, url).new_page()
+    open_ready(page, url + "/")
+    return page
+
+
+def call(page, fn, **args):
+    return page.evaluate("([fn, args]) => window.decodelab.call(fn, args)", [fn, args])
+
+
+def local_engine(name: str = "main"):
+    from .engine import Engine
+    from .kernel import Kernel
+
+    return Engine.from_file(Kernel.open(), ROOT / "models" / f"{name}.dlm")
+
+
+def bench_generate(web: Path, json_path: Path | None, runs: int = 3) -> dict:
+    from . import perf
+
+    res = {}
+    with chromium(web) as (browser, url):
+        page = _page(browser, url)
+        for mode in ("greedy", "default"):
+            rs = [call(page, "bench_generate", n=300, mode=mode) for _ in range(runs)]
+            res[f"chromium_{mode}"] = sorted(rs, key=lambda r: r["tps"])[len(rs) // 2]
+        kv = call(page, "ch2_kv_race", prompt="Once upon a time, there was a little girl named", n=30)
+    e = local_engine()
+    for mode in ("greedy", "default"):
+        rs = [perf.generate_speed(e, 300, mode) for _ in range(runs)]
+        res[f"wasmtime_{mode}"] = sorted(rs, key=lambda r: r["tps"])[len(rs) // 2]
+    res["greedy_text_identical"] = res["chromium_greedy"]["text"] == res["wasmtime_greedy"]["text"]
+    data = {"chromium_default_tps": res["chromium_default"]["tps"], "chromium_greedy_tps": res["chromium_greedy"]["tps"],
+            "wasmtime_default_tps": res["wasmtime_default"]["tps"], "wasmtime_greedy_tps": res["wasmtime_greedy"]["tps"],
+            "chromium_default_kernel_share": res["chromium_default"]["kernel_share"],
+            "wasmtime_default_kernel_share": res["wasmtime_default"]["kernel_share"],
+            "greedy_text_identical": res["greedy_text_identical"],
+            "kv_race": {"prompt_tokens": kv["prompt_tokens"], "new_tokens": kv["n"],
+                        "passes_with": kv["with_cache"]["passes"], "passes_without": kv["without_cache"]["passes"],
+                        "ms_with": kv["with_cache"]["ms"], "ms_without": kv["without_cache"]["ms"],
+                        "same_output": kv["same_output"]}, "detail": res}
+    table([[k.replace("_", " "), f"{v['tps']:.0f}", f"{100 * v['kernel_share']:.0f}%", f"{100 * v['python_share']:.0f}%"]
+           for k, v in res.items() if isinstance(v, dict)], ["runtime / mode", "tokens/s", "in kernel", "in Python"])
+    k = data["kv_race"]
+    print(f"KV race ({k['prompt_tokens']}-token prompt, {k['new_tokens']} new): passes {k['passes_with']} vs "
+          f"{k['passes_without']}, {k['ms_with']:.1f} ms vs {k['ms_without']:.1f} ms, same output: {k['same_output']}")
+    print(f"greedy text identical in Chromium and wasmtime: {data['greedy_text_identical']}")
+    write_json(json_path, data)
+    return data
+
+
+def bench_sampler(web: Path, json_path: Path | None) -> dict:
+    from . import perf
+
+    with chromium(web) as (browser, url):
+        page = _page(browser, url)
+        pyo = call(page, "bench_sampler", n=600)
+        page.fill("#sp-temperature-num", "1.1")  # the panel's own latency for a slider move
+        lat = []
+        for v in ("1.0", "0.9", "0.7", "1.2", "0.8"):
+            before = page.get_attribute("#sampler-panel", "data-latency")
+            page.eval_on_selector("#sp-temperature", f"(e) => {{ e.value = {v}; e.dispatchEvent(new Event('input')); }}")
+            page.wait_for_function("(b) => document.querySelector('#sampler-panel').dataset.latency !== b", arg=before)
+            lat.append(float(page.get_attribute("#sampler-panel", "data-latency")))
+    cpy = perf.sampler_step_ms(local_engine(), 600)
+    data = {"pyodide_step_ms": pyo["step_ms"], "cpython_step_ms": cpy["step_ms"],
+            "panel_update_ms_median": statistics.median(lat), "panel_update_ms": lat}
+    print(f"sampler step at default settings (T 0.8, top-p 0.95): Pyodide {pyo['step_ms']:.3f} ms, CPython {cpy['step_ms']:.3f} ms")
+    print(f"control panel: slider move -> redrawn, median {data['panel_update_ms_median']:.1f} ms ({', '.join(f'{x:.1f}' for x in lat)})")
+    write_json(json_path, data)
+    return data
+
+
+def bench_requant(web: Path, json_path: Path | None) -> dict:
+    with chromium(web) as (browser, url):
+        page = _page(browser, url)
+        rq = call(page, "bench_requant")
+        speeds = {v: [call(page, "ch2_speed", variant=v, n=48)["tps"] for _ in range(3)] for v in ("main", "scalar", "jsmatvec")}
+    med = {v: statistics.median(x) for v, x in speeds.items()}
+    data = {"requant_ms": rq["requant_ms"], "requant_median_ms": rq["median_ms"], "restore_ms": rq["restore_ms"],
+            "per_setting_ms": rq["per_setting_ms"], "tps": med,
+            "simd_vs_js_tps": med["main"] / med["jsmatvec"], "simd_vs_scalar_tps": med["main"] / med["scalar"]}
+    print(f"re-quantize all weights (slowest setting): {rq['requant_ms']:.1f} ms; median {rq['median_ms']:.1f} ms; restore {rq['restore_ms']:.1f} ms")
+    print(f"greedy tokens/s: SIMD {med['main']:.0f}, scalar {med['scalar']:.0f}, plain-JS matvec {med['jsmatvec']:.0f}; "
+          f"SIMD/JS {data['simd_vs_js_tps']:.1f}x, SIMD/scalar {data['simd_vs_scalar_tps']:.1f}x")
+    write_json(json_path, data)
+    return data
+
+
+def bench_speculative(web: Path, json_path: Path | None) -> dict:
+    rows = []
+    with chromium(web) as (browser, url):
+        page = _page(browser, url)
+        for g in range(1, 9):
+            r = call(page, "ch3_live", prompt="Once upon a time, there was a little girl named Lily.", gamma=g, n=120,
+                     mode="greedy", seed=1)
+            rows.append({"gamma": g, "alpha": r["alpha"], "measured_speedup": r["measured_speedup"],
+                         "predicted_speedup": r["predicted_speedup"], "c_draft": r["costs"]["c_draft"],
+                         "c_verify": r["costs"]["c_verify"], "same_as_target": r["same_as_target"]})
+    for r in rows:
+        r["error"] = r["predicted_speedup"] / r["measured_speedup"] - 1
+    table([[r["gamma"], f"{r['alpha']:.3f}", f"{r['c_draft']:.2f}", f"{r['c_verify']:.2f}", f"{r['measured_speedup']:.2f}",
+            f"{r['predicted_speedup']:.2f}", f"{100 * r['error']:+.0f}%", r["same_as_target"]] for r in rows],
+          ["gamma", "alpha", "c_draft", "c_verify", "measured", "predicted", "error", "same text"])
+    data = {"rows": rows, "alpha": statistics.median(r["alpha"] for r in rows),
+            "measured_speedup": {r["gamma"]: r["measured_speedup"] for r in rows},
+            "predicted_speedup": {r["gamma"]: r["predicted_speedup"] for r in rows},
+            "max_abs_error": max(abs(r["error"]) for r in rows)}
+    write_json(json_path, data)
+    return data
+
+
+BENCHES = {"kernel": bench_kernel, "startup": bench_startup, "generate": bench_generate, "sampler": bench_sampler,
+           "requant": bench_requant, "speculative": bench_speculative}
 
 
 def run_bench(name: str, web: Path, json_path: Path | None) -> None:

@@ -57,9 +57,9 @@ class KernelLogits:
         self.top_vals = k.alloc(4 * V)
         self.over_ids = k.alloc(4 * self.MAX_OVERRIDES)
         self.over_vals = k.alloc(4 * self.MAX_OVERRIDES)
-        self.stats = k.alloc(24)
+        self.out = k.alloc(24 + 8 * V)
         self._prepare = k.host.func("dl_logits_prepare")
-        self._stats = bytearray(24)
+        self._outbuf = bytearray(24 + 8 * V)
         self.z = engine._logits
         self.ptr = engine.logits_ptr
 
@@ -78,15 +78,11 @@ class KernelLogits:
             self.k.put(self.over_ids, array("i", overrides.keys()))
             self.k.put(self.over_vals, array("f", overrides.values()))
         got = self._prepare(self.ptr, self.vocab_size, float(inv_t), self.over_ids, self.over_vals, n_over,
-                            self.scratch, top_n, self.top_ids, self.top_vals, self.stats)
-        ids = array("i", bytes(4 * got))
-        vals = array("f", bytes(4 * got))
-        if got:
-            self.k.host.read_into(self.top_ids, ids)
-            self.k.host.read_into(self.top_vals, vals)
-        self.k.host.read_into(self.stats, self._stats)
-        M, Z, A = struct.unpack("<3d", self._stats)
-        return list(zip(ids, vals)), M, Z, A
+                            self.scratch, top_n, self.top_ids, self.top_vals, self.out)
+        view = memoryview(self._outbuf)[:24 + 8 * got]
+        self.k.host.read_into(self.out, view)
+        M, Z, A = struct.unpack_from("<3d", view)
+        return list(struct.iter_unpack("<if", view[24:])), M, Z, A
 
 
 class Engine:

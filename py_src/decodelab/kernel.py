@@ -143,15 +143,26 @@ class PyodideHost:
         from js import Uint8Array  # type: ignore
 
         self._u8 = Uint8Array
+        self._memory = self.exports.memory
+        self._whole = None
+        self._calls = {}
 
     def func(self, name: str):
         return getattr(self.exports, name)
 
     def call(self, name: str, *args):
-        return getattr(self.exports, name)(*args)
+        f = self._calls.get(name)
+        if f is None:
+            f = self._calls[name] = getattr(self.exports, name)
+        return f(*args)
 
     def _view(self, ptr: int, n: int):
-        return self._u8.new(self.exports.memory.buffer, ptr, n)
+        # One Uint8Array over all of memory, made again only when memory has grown (which
+        # detaches the old buffer): each copy then costs one subarray and one assign.
+        whole = self._whole
+        if whole is None or whole.byteLength == 0:
+            whole = self._whole = self._u8.new(self._memory.buffer)
+        return whole.subarray(ptr, ptr + n)
 
     def write(self, ptr: int, data) -> None:
         mv = memoryview(data).cast("B")

@@ -217,15 +217,27 @@ def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 
     u = rng.random() if rng is not None else None
     while True:
         top, M, Z, A = source.prepare(inv, over, n)
-        p_all = [math.exp(z * inv - M) / Z for _, z in top]
         complete = len(top) == V
+        # probabilities are computed lazily, only as far down the ranking as a rule needs to look
+        p_all: list[float] = []
+
+        def upto(j: int) -> list[float]:
+            if len(p_all) < j:
+                p_all.extend(math.exp(z * inv - M) / Z for _, z in top[len(p_all):j])
+            return p_all
+
         keep = len(top)
         if k > 0:
             keep = min(k, keep)
         need_more = False
-        base = sum(p_all[:keep]) if k > 0 else 1.0
+        base = sum(upto(keep)) if k > 0 else 1.0
         if s.top_p < 1:
-            j = _walk(p_all[:keep], s.top_p * base)
+            target, acc, j = s.top_p * base, 0.0, None
+            for i in range(keep):
+                acc += upto(i + 1)[i]
+                if acc >= target:
+                    j = i
+                    break
             if j is None:
                 if not complete and k == 0:
                     need_more = True
@@ -233,18 +245,21 @@ def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 
             else:
                 keep = j + 1
         if s.min_p > 0 and not need_more:
-            thr = s.min_p * p_all[0]
-            j = keep
-            while j > 0 and p_all[j - 1] < thr:
-                j -= 1
+            thr = s.min_p * upto(1)[0]
+            j = 0
+            while j < keep and upto(j + 1)[j] >= thr:
+                j += 1
             if j == keep == len(top) and not complete and k == 0 and s.top_p >= 1:
                 need_more = True  # the last fetched token still passes: survivors may go further
             keep = max(1, j)
-        if not filtering and not complete and u is not None and sum(p_all) < u:
-            need_more = True  # no filter: every token survives; fetch until the draw is covered
+        if not filtering:
+            upto(len(top))
+            if not complete and u is not None and sum(p_all) < u:
+                need_more = True  # no filter: every token survives; fetch until the draw is covered
         if need_more:
             n = min(V, n * 4)
             continue
+        upto(max(keep, min(head_size, len(top))))
         break
 
     if k == 0 and filtering and not fetch_all:
