@@ -30,57 +30,6 @@
 #define DL_EXPORT(name)
 #else
 #define DL_EXPORT(name) __attribute__((export_name(name)))
-/* ---- the model (model.c) -------------------------------------------------------------------
- * A Model is an opaque pointer. The bundle bytes (format: py_src/decodelab/bundle.py) must be
- * copied into kernel memory first and stay there: restore and re-quantization read the shipped
- * weights from it. Several models can be loaded at once (main and draft).
- * Functions returning a pointer return 0 on failure; dl_last_error() then points to a
- * NUL-terminated message. */
-typedef struct Model Model;
-const char *dl_last_error(void);
-Model *dl_model_load(const uint8_t *bundle, uint32_t len);
-/* out[0..6] = vocab, context, d_model, n_layers, n_heads, d_ff, eot_id */
-void dl_model_config(const Model *m, int32_t *out);
-void dl_model_reset(Model *m);               /* empty the KV cache */
-int32_t dl_model_pos(const Model *m);        /* tokens in the cache */
-void dl_model_rewind(Model *m, int32_t k);   /* drop the last k cached tokens */
-/* Feed one token at the next position; returns the logits buffer (vocab floats). */
-float *dl_model_step(Model *m, int32_t token);
-/* Feed n tokens in one pass over the weights (prefill, speculative verification); the logits
- * of the last n_logits positions (at most 64) land in the buffer, one row of vocab floats each. */
-float *dl_model_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logits);
-/* No KV cache: empty the cache and recompute all n tokens; logits of the last. */
-float *dl_model_recompute(Model *m, const int32_t *tokens, int32_t n);
-float *dl_model_logits(const Model *m);
-/* Activation path: 1 = x quantized to int8 (fast), 0 = x in float32 (exact). */
-void dl_model_set_fast(Model *m, int32_t fast);
-/* Counters since load or the last reset: token positions processed, multiply-accumulates. */
-double dl_model_passes(const Model *m);
-double dl_model_macs(const Model *m);
-void dl_model_reset_counters(Model *m);
-/* Re-quantize every matrix from the shipped int8 weights to `bits` (2..8) with one scale per
- * row (scheme 0), per matrix (1) or per group of 32 columns (2); returns the matrix count, 0 on
- * bad arguments. dl_model_restore puts the shipped weights back exactly. */
-int32_t dl_model_requantize(Model *m, int32_t bits, int32_t scheme);
-int32_t dl_model_restore(Model *m);
-/* Where matrix i lives (wte, wpe, then per layer qkv, proj, fc, fc2):
- * out = {q pointer, scale pointer, rows, cols}; returns 0 past the last. */
-int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
-
-/* ---- sampler reductions (logits.c) ----------------------------------------------------------
- * Over n logits z with n_over of them replaced (over_ids[j] -> over_vals[j]; the repetition
- * penalty's values), using scratch space (`scratch`: n floats; top_ids, top_vals: n each):
- *   - with s_i = z_i * inv_t: out[0] = M = max s_i, out[1] = Z = sum exp(s_i - M),
- *     out[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z
- *     (inv_t = 0 skips the sums);
- *   - then, from out + 3, the top_n tokens by value (ties: lower id first) in descending order,
- *     as (int32 id, float32 value) pairs. `out` needs 24 + 8 * top_n bytes.
- * Returns the number of pairs written (min(top_n, n)). One output block lets the host fetch
- * everything with a single copy. */
-int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t *over_ids,
-                          const float *over_vals, int32_t n_over, float *scratch, int32_t top_n,
-                          int32_t *top_ids, float *top_vals, double *out);
-
 #endif
 
 /* ---- build info and memory -------------------------------------------------------------- */

@@ -11,7 +11,7 @@
 #include <wasm_simd128.h>
 #endif
 
-int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 2; }
+int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 3; }
 
 int32_t DL_EXPORT("dl_simd_enabled") dl_simd_enabled(void) {
 #ifdef __wasm_simd128__
