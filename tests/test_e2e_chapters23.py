@@ -87,3 +87,13 @@ def test_live_panel_reports_measured_alpha(ready_page):
     alpha = float(pg.get_attribute("#ls-out", "data-alpha"))
     assert 0 <= alpha <= 1
     assert "token for token" in pg.inner_text("#ls-out")
+
+
+def test_speed_race_runs_all_three_kernels(ready_page):
+    pg = ready_page
+    pg.click("#speed-run")
+    pg.wait_for_selector("#speed-out[data-ratio]", timeout=180_000)
+    assert pg.eval_on_selector_all("#speed-table tr", "rows => rows.length") == 4
+    texts = {v: py(pg, "ch2_speed", variant=v, n=12)["text"] for v in ("main", "scalar", "jsmatvec")}
+    # the same model and the same greedy rule: all three kernels write the same text
+    assert texts["main"] == texts["scalar"] == texts["jsmatvec"]
