@@ -174,16 +174,20 @@ def bench_generate(web: Path, json_path: Path | None, runs: int = 3) -> dict:
             rs = [call(page, "bench_generate", n=300, mode=mode) for _ in range(runs)]
             res[f"chromium_{mode}"] = sorted(rs, key=lambda r: r["tps"])[len(rs) // 2]
         kv = call(page, "ch2_kv_race", prompt="Once upon a time, there was a little girl named", n=30)
+        exact = [call(page, "bench_generate", n=300, mode="greedy", fast=False)["tps"] for _ in range(runs)]
     e = local_engine()
     for mode in ("greedy", "default"):
         rs = [perf.generate_speed(e, 300, mode) for _ in range(runs)]
         res[f"wasmtime_{mode}"] = sorted(rs, key=lambda r: r["tps"])[len(rs) // 2]
     res["greedy_text_identical"] = res["chromium_greedy"]["text"] == res["wasmtime_greedy"]["text"]
+    act = activation_paths(e)
+    act["chromium_greedy_tps_exact"] = statistics.median(exact)
+    act["chromium_greedy_tps_fast"] = res["chromium_greedy"]["tps"]
     data = {"chromium_default_tps": res["chromium_default"]["tps"], "chromium_greedy_tps": res["chromium_greedy"]["tps"],
             "wasmtime_default_tps": res["wasmtime_default"]["tps"], "wasmtime_greedy_tps": res["wasmtime_greedy"]["tps"],
             "chromium_default_kernel_share": res["chromium_default"]["kernel_share"],
             "wasmtime_default_kernel_share": res["wasmtime_default"]["kernel_share"],
-            "greedy_text_identical": res["greedy_text_identical"],
+            "greedy_text_identical": res["greedy_text_identical"], "activation_paths": act,
             "kv_race": {"prompt_tokens": kv["prompt_tokens"], "new_tokens": kv["n"],
                         "passes_with": kv["with_cache"]["passes"], "passes_without": kv["without_cache"]["passes"],
                         "ms_with": kv["with_cache"]["ms"], "ms_without": kv["without_cache"]["ms"],
@@ -194,8 +198,29 @@ def bench_generate(web: Path, json_path: Path | None, runs: int = 3) -> dict:
     print(f"KV race ({k['prompt_tokens']}-token prompt, {k['new_tokens']} new): passes {k['passes_with']} vs "
           f"{k['passes_without']}, {k['ms_with']:.1f} ms vs {k['ms_without']:.1f} ms, same output: {k['same_output']}")
     print(f"greedy text identical in Chromium and wasmtime: {data['greedy_text_identical']}")
+    print(f"activation path on {act['stories']} validation stories: exact {act['exact_nats']:.4f} nats/token, "
+          f"fast (int8 x) {act['fast_nats']:.4f} (+{act['fast_nats'] - act['exact_nats']:.4f}); greedy tokens/s in "
+          f"Chromium: fast {act['chromium_greedy_tps_fast']:.0f}, exact {act['chromium_greedy_tps_exact']:.0f}")
     write_json(json_path, data)
     return data
+
+
+def activation_paths(e, stories: int = 60) -> dict:
+    """Held-out loss with x in float32 (exact path) and x rounded to int8 (fast path), through the
+    numpy mirror of the kernel's arithmetic, on the first validation stories."""
+    from . import reference
+    from .training.corpus import valid_stories
+
+    b = e.bundle
+    w = reference.dequantized_weights(b)
+    stream = [b.config.eot_id]
+    for st in valid_stories()[:stories]:
+        stream += e.tokenizer.encode(st) + [b.config.eot_id]
+    out = {"stories": stories}
+    for name, aq in (("exact", False), ("fast", True)):
+        nats, n = reference.stream_nll(w, b.config, stream, act_quant=aq)
+        out[f"{name}_nats"] = nats / n
+    return out
 
 
 def bench_sampler(web: Path, json_path: Path | None) -> dict:
@@ -204,18 +229,22 @@ def bench_sampler(web: Path, json_path: Path | None) -> dict:
     with chromium(web) as (browser, url):
         page = _page(browser, url)
         pyo = call(page, "bench_sampler", n=600)
-        page.fill("#sp-temperature-num", "1.1")  # the panel's own latency for a slider move
-        lat = []
-        for v in ("1.0", "0.9", "0.7", "1.2", "0.8"):
-            before = page.get_attribute("#sampler-panel", "data-latency")
-            page.eval_on_selector("#sp-temperature", f"(e) => {{ e.value = {v}; e.dispatchEvent(new Event('input')); }}")
-            page.wait_for_function("(b) => document.querySelector('#sampler-panel').dataset.latency !== b", arg=before)
-            lat.append(float(page.get_attribute("#sampler-panel", "data-latency")))
+        lat, lat_t = [], []  # the panel's own latency: slider input event -> bars and plot redrawn
+        for slider, values, into in (("top_p", ("0.9", "0.8", "0.7", "0.6", "0.95"), lat),
+                                     ("temperature", ("1.0", "0.9", "0.7", "1.2", "0.8"), lat_t)):
+            for v in values:
+                before = page.get_attribute("#sampler-panel", "data-latency")
+                page.eval_on_selector(f"#sp-{slider}", f"(e) => {{ e.value = {v}; e.dispatchEvent(new Event('input')); }}")
+                page.wait_for_function("(b) => document.querySelector('#sampler-panel').dataset.latency !== b", arg=before)
+                into.append(float(page.get_attribute("#sampler-panel", "data-latency")))
     cpy = perf.sampler_step_ms(local_engine(), 600)
     data = {"pyodide_step_ms": pyo["step_ms"], "cpython_step_ms": cpy["step_ms"],
-            "panel_update_ms_median": statistics.median(lat), "panel_update_ms": lat}
+            "panel_update_ms_median": statistics.median(lat), "panel_update_ms": lat,
+            "panel_temperature_move_ms_median": statistics.median(lat_t), "panel_temperature_move_ms": lat_t}
     print(f"sampler step at default settings (T 0.8, top-p 0.95): Pyodide {pyo['step_ms']:.3f} ms, CPython {cpy['step_ms']:.3f} ms")
-    print(f"control panel: slider move -> redrawn, median {data['panel_update_ms_median']:.1f} ms ({', '.join(f'{x:.1f}' for x in lat)})")
+    print(f"control panel, slider move -> redrawn: top-p median {data['panel_update_ms_median']:.1f} ms "
+          f"({', '.join(f'{x:.1f}' for x in lat)}); temperature (the full curve is recomputed) median "
+          f"{data['panel_temperature_move_ms_median']:.1f} ms")
     write_json(json_path, data)
     return data
 

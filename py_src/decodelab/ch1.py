@@ -83,6 +83,30 @@ def rank_sample(n: int) -> list[int]:
     return xs
 
 
+def _rank_plot(src, ids, history, s: S.Settings) -> dict:
+    """Probability and running mass by rank (log-spaced ranks) of the distribution before the
+    filters. It depends on the prompt, temperature and penalty only, so moving top-k, top-p or
+    min-p re-uses it and the panel answers those moves without touching all 4096 tokens."""
+    key = (tuple(ids), s.temperature, s.repetition_penalty, s.penalty_window, s.temperature_last)
+    if _view_cache.get("plot_key") != key:
+        plain = S.Settings(temperature=s.temperature, top_p=1.0, repetition_penalty=s.repetition_penalty,
+                           penalty_window=s.penalty_window)
+        if s.temperature_last or s.temperature == 0:
+            plain = S.Settings(temperature=1.0, top_p=1.0, repetition_penalty=s.repetition_penalty,
+                               penalty_window=s.penalty_window)
+        st = S.sample_step(src, history, plain, None, head_size=src.vocab_size, fetch_all=True)
+        ranks = [p for _, p, _ in st.head]
+        xs = rank_sample(len(ranks))
+        cum, acc, j = [], 0.0, 0
+        for i, p in enumerate(ranks):  # running mass at the sampled ranks
+            acc += p
+            if j < len(xs) and xs[j] == i + 1:
+                cum.append(acc)
+                j += 1
+        _view_cache.update(plot_key=key, plot={"rank": xs, "p": [ranks[x - 1] for x in xs], "cum": cum})
+    return _view_cache["plot"]
+
+
 @endpoint
 def ch1_view(prompt: str, settings: dict, extra: list | None = None) -> dict:
     """The next-token distribution after prompt (+ extra token ids) under the given settings."""
@@ -92,22 +116,13 @@ def ch1_view(prompt: str, settings: dict, extra: list | None = None) -> dict:
     ids = encode_prompt(e, prompt, extra or [])
     src = _view_source(e, ids)
     history = [e.eot] + ids
-    st = S.sample_step(src, history, s, None, head_size=e.vocab, fetch_all=True)
-    ranks = [p for _, p, _ in st.head]
-    xs = rank_sample(len(ranks))
-    cum, acc, j = [], 0.0, 0
-    for i, p in enumerate(ranks):  # running mass at the sampled ranks
-        acc += p
-        if j < len(xs) and xs[j] == i + 1:
-            cum.append(acc)
-            j += 1
-    top = [{"id": i, "text": e.tokenizer.token_str(i), "p": p, "q": q, "kept": q > 0}
-           for i, p, q in st.head[:12]]
+    st = S.sample_step(src, history, s, None, head_size=12)
+    top = [{"id": i, "text": e.tokenizer.token_str(i), "p": p, "q": q, "kept": q > 0} for i, p, q in st.head]
     tail_p = max(0.0, 1.0 - sum(t["p"] for t in top))
     tail_q = max(0.0, 1.0 - sum(t["q"] for t in top))
     return {
         "n_prompt_tokens": len(ids), "top": top, "tail": {"p": tail_p, "q": tail_q},
-        "plot": {"rank": xs, "p": [ranks[x - 1] for x in xs], "cum": cum},
+        "plot": _rank_plot(src, ids, history, s),
         "survivors": st.survivors, "cut_mass": st.cut_mass, "entropy": st.entropy, "eff": math.exp(st.entropy),
         "entropy_full": st.entropy_full, "eff_full": math.exp(st.entropy_full),
         "greedy": st.head[0][0], "settings": s.as_dict(), "ms": (time.perf_counter() - t0) * 1e3,

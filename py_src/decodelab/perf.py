@@ -58,8 +58,13 @@ def requant_ms(e) -> dict:
 
 
 @endpoint
-def bench_generate(n: int = 200, mode: str = "default") -> dict:
-    return generate_speed(engine(), n, mode)
+def bench_generate(n: int = 200, mode: str = "default", fast: bool = True) -> dict:
+    e = engine()
+    e.set_fast(fast)
+    try:
+        return generate_speed(e, n, mode)
+    finally:
+        e.set_fast(True)
 
 
 @endpoint
