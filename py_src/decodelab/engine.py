@@ -155,11 +155,10 @@ class Engine:
         self.history = []
         self.feed([self.eot])
 
-    def _read_logits(self, row: int = 0) -> array:
-        if row == 0:
-            self.host_read(self.logits_ptr, self._logits)
-            return self._logits
-        out = array("f", bytes(4 * self.vocab))
+    def _read_logits(self, row: int = 0, fresh: bool = False) -> array:
+        """Logits row `row` of the last pass. Row 0 goes into one reused buffer (the per-token
+        path allocates nothing) unless `fresh` asks for an array of its own."""
+        out = array("f", bytes(4 * self.vocab)) if (fresh or row) else self._logits
         self.host_read(self.logits_ptr + 4 * self.vocab * row, out)
         return out
 
@@ -217,7 +216,7 @@ class Engine:
         if len(self.history) + len(tokens) > self.context:
             self._slide()
         self._feed_block(tokens, len(tokens))
-        return [self._read_logits(i).__copy__() if i == 0 else self._read_logits(i) for i in range(len(tokens))]
+        return [self._read_logits(i, fresh=True) for i in range(len(tokens))]
 
     def rewind(self, k: int) -> None:
         """Forget the last k tokens of the cache."""
