@@ -121,7 +121,7 @@ def ch1_view(prompt: str, settings: dict, extra: list | None = None) -> dict:
     tail_p = max(0.0, 1.0 - sum(t["p"] for t in top))
     tail_q = max(0.0, 1.0 - sum(t["q"] for t in top))
     return {
-        "n_prompt_tokens": len(ids), "top": top, "tail": {"p": tail_p, "q": tail_q},
+        "n_prompt_tokens": len(ids), "vocab": e.vocab, "top": top, "tail": {"p": tail_p, "q": tail_q},
         "plot": _rank_plot(src, ids, history, s),
         "survivors": st.survivors, "cut_mass": st.cut_mass, "entropy": st.entropy, "eff": math.exp(st.entropy),
         "entropy_full": st.entropy_full, "eff_full": math.exp(st.entropy_full),

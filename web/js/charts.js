@@ -11,7 +11,8 @@ export function lineChart(canvas, { logX = false, logY = false, xTitle = "", yTi
       plugins: { legend: { labels: { boxWidth: 12, font: { size: 11 } } }, tooltip: { enabled: true } },
       scales: {
         x: { type: logX ? "logarithmic" : "linear", title: { display: !!xTitle, text: xTitle }, min: xMin },
-        y: { type: logY ? "logarithmic" : "linear", title: { display: !!yTitle, text: yTitle }, min: yMin },
+        y: { type: logY ? "logarithmic" : "linear", title: { display: !!yTitle, text: yTitle }, min: yMin,
+          ticks: logY ? { callback: (v) => (Number.isInteger(Math.log10(v)) ? `1e${Math.log10(v)}` : "") } : {} },
       },
     },
   });

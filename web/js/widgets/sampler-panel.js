@@ -126,7 +126,7 @@ export function mountSamplerPanel(root) {
     );
     const max = Math.max(...v.top.map((t) => t.p), v.tail.p, 1e-9);
     bars.replaceChildren(...v.top.map((t) => barRow(t.text, t.p, t.q, t.kept, max)),
-      barRow(`the other ${(4096 - 12).toLocaleString()}`, v.tail.p, v.tail.q, v.tail.q > 0, max, true));
+      barRow(`the other ${(v.vocab - v.top.length).toLocaleString()}`, v.tail.p, v.tail.q, v.tail.q > 0, max, true));
     bars.dataset.top = v.top.map((t) => t.id).join(",");
     const pl = v.plot, ys = cumulative.checked ? pl.cum : pl.p;
     const pts = pl.rank.map((x, i) => ({ x, y: ys[i] }));
