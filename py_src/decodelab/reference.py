@@ -29,13 +29,14 @@ def dequantized_weights(b: Bundle) -> dict[str, np.ndarray]:
 
 
 def gelu_tanh(x: np.ndarray) -> np.ndarray:
-    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+    c = x.dtype.type(math.sqrt(2.0 / math.pi))
+    return x.dtype.type(0.5) * x * (1 + np.tanh(c * (x + x.dtype.type(0.044715) * x ** 3)))
 
 
 def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     mu = x.mean(-1, keepdims=True)
     var = ((x - mu) ** 2).mean(-1, keepdims=True)
-    return (x - mu) / np.sqrt(var + LN_EPS) * w + b
+    return (x - mu) / np.sqrt(var + x.dtype.type(LN_EPS)) * w + b
 
 
 def quantize_rows_like_kernel(x: np.ndarray) -> np.ndarray:
@@ -46,12 +47,13 @@ def quantize_rows_like_kernel(x: np.ndarray) -> np.ndarray:
     v = (x32 * (np.float32(127) / safe)).astype(np.float32)
     t = np.trunc(v)
     q = np.clip(t + ((v - t) >= 0.5) - ((v - t) <= -0.5), -127, 127)
-    return q.astype(np.float64) * (amax.astype(np.float64) / 127.0)
+    return (q.astype(np.float64) * (amax.astype(np.float64) / 127.0)).astype(x.dtype)
 
 
 def forward(weights: dict[str, np.ndarray], cfg, tokens: list[int], act_quant: bool = False) -> np.ndarray:
     """Logits [T x V] for every position (causal), tokens starting at position 0.
 
+    Computes in the weights' dtype: float64 for the kernel tests, float32 for the report (speed).
     act_quant=True mirrors the kernel's fast path: every matrix input is rounded to int8 first.
     """
     aq = quantize_rows_like_kernel if act_quant else (lambda v: v)
@@ -60,20 +62,21 @@ def forward(weights: dict[str, np.ndarray], cfg, tokens: list[int], act_quant: b
         raise ValueError(f"{T} tokens exceed the context of {cfg.context}")
     d, H = cfg.d_model, cfg.n_heads
     hd = d // H
+    dt = weights["wte"].dtype
     x = weights["wte"][tokens] + weights["wpe"][:T]
-    mask = np.triu(np.full((T, T), -np.inf), 1)
+    mask = np.triu(np.full((T, T), -np.inf, dtype=dt), 1)
+    scale = dt.type(1 / math.sqrt(hd))
     for l in range(cfg.n_layers):
         p = f"h{l}."
         h = layer_norm(x, weights[p + "ln1.w"], weights[p + "ln1.b"])
         qkv = aq(h) @ weights[p + "qkv"].T
-        q, k, v = qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:]
-        att_out = np.empty_like(q)
-        for hh in range(H):
-            sl = slice(hh * hd, (hh + 1) * hd)
-            a = q[:, sl] @ k[:, sl].T / math.sqrt(hd) + mask
-            a = np.exp(a - a.max(-1, keepdims=True))
-            a /= a.sum(-1, keepdims=True)
-            att_out[:, sl] = a @ v[:, sl]
+        q = qkv[:, :d].reshape(T, H, hd).transpose(1, 0, 2)
+        k = qkv[:, d:2 * d].reshape(T, H, hd).transpose(1, 2, 0)
+        v = qkv[:, 2 * d:].reshape(T, H, hd).transpose(1, 0, 2)
+        a = q @ k * scale + mask  # all heads at once: [H, T, T]
+        a = np.exp(a - a.max(-1, keepdims=True))
+        a /= a.sum(-1, keepdims=True)
+        att_out = (a @ v).transpose(1, 0, 2).reshape(T, d)
         x = x + aq(att_out) @ weights[p + "proj"].T
         h = layer_norm(x, weights[p + "ln2.w"], weights[p + "ln2.b"])
         x = x + aq(gelu_tanh(aq(h) @ weights[p + "fc"].T)) @ weights[p + "fc2"].T
