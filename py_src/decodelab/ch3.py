@@ -30,34 +30,33 @@ def ch3_gate() -> dict:
 
 @endpoint
 def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: int = 1) -> dict:
-    from .specdecode import SpecDecoder, measure_costs
+    """Speculative decoding with our draft and main models against the main model alone."""
+    from .specdecode import SpecDecoder, in_situ_costs, measure_costs, target_alone
 
     t, d = engine("main"), engine("draft")
     if mode not in ("greedy", "sample"):
         raise InputError("mode must be greedy or sample", "mode")
     if not (isinstance(n, int) and 1 <= n <= 300):
         raise InputError("generate 1 to 300 tokens", "n")
+    gamma = sp.check_gamma(gamma)
     ids = encode_prompt(t, prompt)
     s = S.Settings(temperature=0.0) if mode == "greedy" else S.Settings(temperature=1.0, top_p=1.0)
     dec = STATE.get("spec") or SpecDecoder(t, d)
     STATE["spec"] = dec
-    costs = measure_costs(t, d, sp.check_gamma(gamma))
+    base, base_s = target_alone(t, ids, n, s, seed)
     spec = dec.generate(ids, n, gamma, s, seed=seed)
-    src = t.source
-    rng = S.Rng(seed)
-    if mode == "greedy":
-        base = t.generate(ids, n, lambda lg, h: (S.greedy(src.bind(lg, t.logits_ptr), h, s), None))
-    else:
-        base = t.generate(ids, n, lambda lg, h: (S.sample_step(src.bind(lg, t.logits_ptr), h, s, rng).token, None))
-    base_tps = len(base.tokens) / (base.stats.kernel_s + base.stats.python_s)
+    t_token = base_s / len(base)
+    costs = in_situ_costs(spec, t_token)
+    micro = measure_costs(t, d, gamma)
     alpha = spec["acceptance"]
-    pred = sp.evaluate(min(1.0, alpha or 0.0), gamma, costs["c_draft"], costs["c_verify"]) if gamma else None
+    pred = sp.evaluate(min(1.0, alpha or 0.0), gamma, max(costs["c_draft"], 0.0), max(costs["c_verify"], 1e-9))
     return {
         "text": t.tokenizer.decode(spec["tokens"]), "tokens": spec["tokens"],
-        "same_as_target": spec["tokens"] == base.tokens if mode == "greedy" else None,
+        "same_as_target": spec["tokens"] == base if mode == "greedy" else None,
         "alpha": alpha, "alpha_by_position": spec["acceptance_by_position"],
-        "tokens_per_round": spec["tokens_per_round"], "spec_tps": spec["tokens_per_s"], "target_tps": base_tps,
-        "measured_speedup": spec["tokens_per_s"] / base_tps if base_tps else None,
-        "predicted_speedup": pred["speedup"] if pred else 1.0 / costs["c_verify"], "costs": costs,
-        "predicted": pred, "gamma": gamma, "mode": mode,
+        "tokens_per_round": spec["tokens_per_round_measured"], "expected_tokens_per_round": pred["E"],
+        "spec_tps": spec["tokens_per_s"], "target_tps": 1.0 / t_token,
+        "measured_speedup": spec["tokens_per_s"] * t_token,
+        "predicted_speedup": pred["speedup"], "costs": {**costs, "t_target_ms": t_token * 1e3},
+        "micro": micro, "gamma": gamma, "mode": mode,
     }

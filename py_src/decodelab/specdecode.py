@@ -75,6 +75,7 @@ class SpecDecoder:
                 d.feed(committed[:-1])
         history_base = [t.eot] if prompt else []
         d_pending = [committed[-1]]
+        T_loop = time.perf_counter()  # the prompt is read; time the rounds only
         out: list[int] = []
         rounds = []
         by_pos_acc = [0] * (gamma + 1)
@@ -155,6 +156,7 @@ class SpecDecoder:
             committed.extend(kept)
             rounds.append({"drafts": drafts, "accepted": n_acc, "token": new})
         out = out[:max_new]
+        loop_s = time.perf_counter() - T_loop
         elapsed = time.perf_counter() - T0
         n_r = len(rounds)
         proposed = sum(by_pos_seen)
@@ -163,10 +165,42 @@ class SpecDecoder:
             "acceptance": (sum(by_pos_acc) / proposed) if proposed else None,
             "acceptance_by_position": [(a / n) if n else None for a, n in zip(by_pos_acc, by_pos_seen)][:gamma],
             "tokens_per_round": len(out) / n_r if n_r else 0.0,
-            "elapsed_s": elapsed, "tokens_per_s": len(out) / elapsed if elapsed else 0.0,
-            "draft_s": time_draft, "verify_s": time_verify,
+            "elapsed_s": elapsed, "loop_s": loop_s, "tokens_per_s": len(out) / loop_s if loop_s else 0.0,
+            "draft_s": time_draft, "verify_s": time_verify, "round_rest_s": loop_s - time_draft,
+            "n_rounds": n_r, "tokens_per_round_measured": len(out) / n_r if n_r else 0.0,
             "draft_passes": passes_draft, "verify_passes": passes_verify,
         }
+
+
+def target_alone(t: Engine, prompt: list[int], n: int, s: S.Settings, seed: int) -> tuple[list[int], float]:
+    """The target on its own with the same sampler: tokens, and seconds for the n-token loop
+    (the prompt is read before the clock starts, as in SpecDecoder.generate)."""
+    rng = S.Rng(seed)
+    t.reset()
+    logits = t.feed(prompt) if prompt else t._read_logits()
+    hist = [t.eot] + list(prompt)
+    out = []
+    a = time.perf_counter()
+    for i in range(n):
+        src = t.source.bind(logits, t.logits_ptr)
+        tok = S.greedy(src, hist, s) if s.temperature == 0 else _draw(final_distribution(src, hist, s), rng)
+        out.append(tok)
+        hist.append(tok)
+        if i < n - 1:
+            logits = t.step(tok)
+    return out, time.perf_counter() - a
+
+
+def in_situ_costs(spec: dict, t_token: float) -> dict:
+    """Costs as the rounds actually paid them, in units of one target-alone token (its pass and
+    its sampling). c_draft is a round's drafting time over gamma, since the cost model charges
+    gamma * c_draft per round (it includes the catch-up pass the draft makes after a round whose
+    drafts were all kept); c_verify is the rest of a round (verification pass, accept/reject
+    rule, rewinds)."""
+    g, r = spec["gamma"], spec["n_rounds"]
+    c_draft = (spec["draft_s"] / (r * g)) / t_token if r and g else 0.0
+    c_verify = (spec["round_rest_s"] / spec["n_rounds"]) / t_token if spec["n_rounds"] else 0.0
+    return {"c_draft": c_draft, "c_verify": c_verify, "t_target_ms": t_token * 1e3}
 
 
 def measure_costs(target: Engine, draft: Engine, gamma: int, n: int = 24) -> dict:

@@ -19,15 +19,19 @@ export function mountLiveSpec(root) {
       out.replaceChildren(
         el("div", {}, `Measured acceptance α = ${r.alpha == null ? "–" : fmt(r.alpha, 3)}` +
           (r.alpha_by_position.length ? ` (by position in the round: ${r.alpha_by_position.map((a) => (a == null ? "–" : fmt(a, 2))).join(", ")})` : "")),
-        el("div", {}, `One target pass ${fmt(c.t_target_ms, 3)} ms; a draft pass costs ${fmt(c.c_draft, 2)} of it; ` +
-          `verifying ${r.gamma + 1} tokens costs ${fmt(c.c_verify, 2)} of it.`),
+        el("div", {}, `One target token (pass and sampling) ${fmt(c.t_target_ms, 3)} ms. In the rounds, a draft pass cost ` +
+          `${fmt(c.c_draft, 2)} of it and the rest of a round (verifying ${r.gamma + 1} tokens, the accept rule, the rewinds) ` +
+          `${fmt(c.c_verify, 2)}. On their own, a draft pass costs ${fmt(r.micro.c_draft, 2)} target passes and a verification ` +
+          `of ${r.gamma + 1} tokens ${fmt(r.micro.c_verify, 2)}.`),
+        el("div", {}, `Tokens per round: ${fmt(r.tokens_per_round, 2)} measured, ${fmt(r.expected_tokens_per_round, 2)} from ` +
+          `E(α, γ), which assumes every draft survives with the same chance α. The gap is where that assumption fails.`),
         el("div", {}, `Speculative: ${fmt(r.spec_tps, 0)} tokens/s; the target alone: ${fmt(r.target_tps, 0)} tokens/s; ` +
           `measured speedup ${fmt(r.measured_speedup, 2)}×, cost model with these measurements ${fmt(r.predicted_speedup, 2)}×.`),
         r.same_as_target == null ? "" : el("div", {}, r.same_as_target ? "Output: token for token the target's own greedy text." : "Output differs from the target's (a bug)."),
         el("div", { class: pays ? "good" : "warn" }, pays ? "Speculation pays here." :
           `Speculation does not pay on this machine: checking ${r.gamma + 1} tokens at once costs ${fmt(c.c_verify, 1)} target passes, ` +
           `nearly as much as running them one by one, because a model this small is limited by arithmetic, not by reading its weights. ` +
-          `With E = ${fmt(r.tokens_per_round, 2)} tokens per round, the cost per round is too high to win.`));
+          `With ${fmt(r.tokens_per_round, 2)} tokens per round, a round costs more than the tokens it yields.`));
       out.dataset.alpha = r.alpha;
       text.textContent = r.text;
     } catch (e) {
