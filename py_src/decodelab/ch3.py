@@ -58,5 +58,7 @@ def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: i
         "spec_tps": spec["tokens_per_s"], "target_tps": 1.0 / t_token,
         "measured_speedup": spec["tokens_per_s"] * t_token,
         "predicted_speedup": pred["speedup"], "costs": {**costs, "t_target_ms": t_token * 1e3},
+        "predicted_speedup_micro": sp.evaluate(min(1.0, alpha or 0.0), gamma, micro["c_draft"],
+                                               micro["c_verify"])["speedup"],
         "micro": micro, "gamma": gamma, "mode": mode,
     }
