@@ -49,3 +49,16 @@ def test_missing_file_gives_a_clear_error(page):
     page.wait_for_function("document.body.dataset.ready === 'failed'", timeout=60_000)
     msg = page.inner_text("#boot-error")
     assert "SIMD kernel is missing" in msg and "404" in msg
+
+
+def test_damaged_model_file_gives_a_clear_error(page):
+    from pathlib import Path
+
+    good = (Path(__file__).resolve().parents[1] / "web" / "models" / "main.dlm").read_bytes()
+    bad = good[:4000] + bytes([good[4000] ^ 0xFF]) + good[4001:]
+    page.route("**/models/main.dlm*", lambda route: route.fulfill(status=200, body=bad,
+                                                                 headers={"Content-Type": "application/octet-stream"}))
+    page.goto(page.site + "/")
+    page.wait_for_function("document.body.dataset.ready === 'failed'", timeout=60_000)
+    msg = page.inner_text("#boot-error")
+    assert "loading the models" in msg and "damaged" in msg and "checksum" in msg
