@@ -97,3 +97,13 @@ def test_speed_race_runs_all_three_kernels(ready_page):
     texts = {v: py(pg, "ch2_speed", variant=v, n=12)["text"] for v in ("main", "scalar", "jsmatvec")}
     # the same model and the same greedy rule: all three kernels write the same text
     assert texts["main"] == texts["scalar"] == texts["jsmatvec"]
+
+
+def test_bit_depth_does_not_touch_the_other_widgets(ready_page):
+    pg = ready_page
+    s = {"temperature": 0.0}
+    before = py(pg, "ch1_draw", prompt="Once upon a time", settings=s, seed=1, n=12)["tokens"]
+    py(pg, "ch2_requant", bits=2, scheme="matrix")
+    after = py(pg, "ch1_draw", prompt="Once upon a time", settings=s, seed=1, n=12)["tokens"]
+    py(pg, "ch2_requant", bits=8, scheme="row")
+    assert before == after

@@ -88,9 +88,22 @@ def surprise_of(e, text: str) -> dict:
     return {"surprise": -sum(lps) / len(lps), "tokens": len(ids)}
 
 
+def bits_engine():
+    """The bit-depth widget's own copy of the main model, so re-quantizing it leaves every other
+    widget on the shipped 8-bit weights."""
+    from .api import STATE
+    from .engine import Engine
+
+    e = STATE.get("bits_engine")
+    if e is None:
+        main = engine()
+        e = STATE["bits_engine"] = Engine(main.k, main.bundle.raw, "main (bit-depth copy)")
+    return e
+
+
 @endpoint
 def ch2_requant(bits: int, scheme: str, text: str = "", prompt: str = "Once upon a time, there was a") -> dict:
-    e = engine()
+    e = bits_engine()
     ms = e.requantize(bits, scheme) if bits != 8 or scheme != "row" else e.restore()
     out = {"bits": bits, "scheme": scheme, "requant_ms": ms, "story": surprise_of(e, OUR_STORY)}
     if text.strip():
@@ -104,8 +117,7 @@ def ch2_requant(bits: int, scheme: str, text: str = "", prompt: str = "Once upon
 
 @endpoint
 def ch2_restore() -> dict:
-    e = engine()
-    return {"restore_ms": e.restore()}
+    return {"restore_ms": bits_engine().restore()}
 
 
 @endpoint

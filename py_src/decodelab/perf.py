@@ -74,4 +74,6 @@ def bench_sampler(n: int = 300) -> dict:
 
 @endpoint
 def bench_requant() -> dict:
-    return requant_ms(engine())
+    from .ch2 import bits_engine
+
+    return requant_ms(bits_engine())
