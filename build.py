@@ -167,7 +167,7 @@ def step_build_info(wheel: Path, micropip: Path, models: list[str]) -> None:
         return hashlib.sha256(p.read_bytes()).hexdigest()[:16]
 
     info = {
-        "wheel": f"wheels/{wheel.name}",
+        "wheel": f"wheels/{wheel.name}?v={digest(wheel)}",
         "micropip": f"wheels/{micropip.name}",
         "kernels": {k: f"kernels/{k}.wasm?v={digest(WEB / 'kernels' / (k + '.wasm'))}"
                     for k in ("kernel_simd", "kernel_scalar", "kernel_jsmatvec")},
