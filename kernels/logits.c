@@ -11,15 +11,16 @@
 
 /* e^x for x <= 0 (every argument here is s_i - max), branch-free so the loop below vectorizes
  * with SIMD: clamp, split x = k ln2 + r, degree-6 polynomial for e^r, scale by 2^k through the
- * exponent bits. Relative error below 4e-8 for x >= -87; exactly 0 below. */
+ * exponent bits. Relative error below 4e-8 for x >= -69; exactly 0 below (e^-69 = 1e-30; smaller
+ * results would be denormal and slow, see model.c). */
 static inline float lg_expf(float x) {
-    float xc = x < -87.0f ? -87.0f : x;
+    float xc = x < -69.0f ? -69.0f : x;
     float kf = __builtin_floorf(xc * 1.44269504f + 0.5f);
     float r = xc - kf * 0.693145752f - kf * 1.42860677e-06f;
     float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
     union { float f; int32_t i; } u;
     u.i = ((int32_t)kf + 127) << 23;
-    return x < -87.0f ? 0.0f : p * u.f;
+    return x < -69.0f ? 0.0f : p * u.f;
 }
 
 /* "a ranks above b": larger value first, the lower id on ties. */
