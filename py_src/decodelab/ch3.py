@@ -43,7 +43,10 @@ def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: i
     s = S.Settings(temperature=0.0) if mode == "greedy" else S.Settings(temperature=1.0, top_p=1.0)
     dec = STATE.get("spec") or SpecDecoder(t, d)
     STATE["spec"] = dec
+    # warm up first (the browser compiles hot wasm code in tiers), then keep the faster of two timings
+    dec.generate(ids, 4, gamma, s, seed=seed)
     base, base_s = target_alone(t, ids, n, s, seed)
+    base_s = min(base_s, target_alone(t, ids, n, s, seed)[1])
     spec = dec.generate(ids, n, gamma, s, seed=seed)
     t_token = base_s / len(base)
     costs = in_situ_costs(spec, t_token)
