@@ -8,20 +8,7 @@
  * sums that give the softmax normaliser and the entropy at a temperature.
  */
 #include "decodelab.h"
-
-/* e^x for x <= 0 (every argument here is s_i - max), branch-free so the loop below vectorizes
- * with SIMD: clamp, split x = k ln2 + r, degree-6 polynomial for e^r, scale by 2^k through the
- * exponent bits. Relative error below 4e-8 for x >= -69; exactly 0 below (e^-69 = 1e-30; smaller
- * results would be denormal and slow, see model.c). */
-static inline float lg_expf(float x) {
-    float xc = x < -69.0f ? -69.0f : x;
-    float kf = __builtin_floorf(xc * 1.44269504f + 0.5f);
-    float r = xc - kf * 0.693145752f - kf * 1.42860677e-06f;
-    float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
-    union { float f; int32_t i; } u;
-    u.i = ((int32_t)kf + 127) << 23;
-    return x < -69.0f ? 0.0f : p * u.f;
-}
+#include "fastmath.h"
 
 /* "a ranks above b": larger value first, the lower id on ties. */
 static int above(float va, int32_t ia, float vb, int32_t ib) { return va > vb || (va == vb && ia < ib); }
@@ -91,7 +78,7 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
             float zb = 0.0f, ab = 0.0f;
             for (int32_t i = b0; i < b1; i++) {
                 float s = scratch[i] * it - mf;
-                float e = lg_expf(s);
+                float e = dl_expf(s);
                 zb += e;
                 ab += e * s;
             }

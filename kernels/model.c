@@ -15,24 +15,9 @@
  * README "Engine"): see the figures recorded with dl_model_set_fast's default below.
  */
 #include "decodelab.h"
+#include "fastmath.h"
 
 /* ---- small float helpers (freestanding: no libm) ----------------------------------------- */
-
-/* e^x with range reduction x = k ln2 + r, |r| <= ln2/2, and a degree-6 Taylor polynomial for
- * e^r (relative error below 4e-8, under float32 rounding). Below e^-69 (1e-30) it returns 0:
- * results near float32's smallest normal numbers lead to denormal arithmetic, which x86 runs
- * many times slower (wasm has no flush-to-zero); measured: a decoding step at 300 cached
- * positions took 3.8 ms instead of 0.5 ms. */
-static float dl_expf(float x) {
-    if (x < -69.0f) return 0.0f;
-    if (x > 88.0f) x = 88.0f;
-    float kf = __builtin_floorf(x * 1.44269504f + 0.5f);
-    float r = x - kf * 0.693145752f - kf * 1.42860677e-06f;
-    float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
-    union { float f; int32_t i; } u;
-    u.i = ((int32_t)kf + 127) << 23;
-    return p * u.f;
-}
 
 static float dl_tanhf(float x) {
     if (x > 9.0f) return 1.0f;

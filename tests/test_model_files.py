@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from decodelab.bundle import BundleError, read_bundle, tokenizer_from_bundle, write_bundle
-from decodelab.tokenizer import Tokenizer
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "models"

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from decodelab.sampler import ListLogits, Rng, SamplerError, Settings, make_settings, sample_step
 

@@ -6,12 +6,10 @@ The browser figures come from headless Chromium (Debian's) driving the built pag
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from contextlib import contextmanager
 from pathlib import Path
 

@@ -132,7 +132,6 @@ _speed_engines: dict = {}
 def ch2_speed(variant: str = "main", n: int = 48) -> dict:
     """Greedy tokens per second with the main model on one kernel: the page's own ("main", SIMD
     where available), the scalar build, or the build whose matvec is plain JavaScript."""
-    from .api import STATE
     from .engine import Engine
     from .kernel import Kernel
 

@@ -15,7 +15,6 @@ This keeps the output distribution exactly the target's (see speculative.exactne
 from __future__ import annotations
 
 import time
-from array import array
 
 from . import sampler as S
 from .engine import Engine
