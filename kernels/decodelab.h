@@ -113,12 +113,19 @@ int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
  *   - with s_i = z_i * inv_t: out[0] = M = max s_i, out[1] = Z = sum exp(s_i - M),
  *     out[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z
  *     (inv_t = 0 skips the sums);
- *   - then, from out + 3, the top_n tokens by value (ties: lower id first) in descending order,
- *     as (int32 id, float32 value) pairs. `out` needs 24 + 8 * top_n bytes.
- * Returns the number of pairs written (min(top_n, n)). One output block lets the host fetch
- * everything with a single copy. */
+ *   - then, with k = min(top_n, n), the top k tokens by value (ties: lower id first) in descending
+ *     order: k int32 ids from byte 24 of `out`, then their k float32 values (penalised values
+ *     where overridden). `out` needs 24 + 8 * top_n bytes.
+ * Returns k. One output block lets the host fetch everything with a single copy, and the two
+ * plain arrays become Python arrays without building a tuple per token. */
 int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t *over_ids,
                           const float *over_vals, int32_t n_over, float *scratch, int32_t top_n,
                           int32_t *top_ids, float *top_vals, double *out);
+
+/* The distribution by rank: `sorted` = all n logits in descending order; with M, Z from
+ * dl_logits_prepare at the same inv_t, writes p_r = exp(sorted[r-1] * inv_t - M) / Z and the
+ * running mass p_1 + ... + p_r for each of the n_ranks ascending 1-based `ranks`. */
+void dl_rank_curve(const float *sorted, int32_t n, double inv_t, double M, double Z, const int32_t *ranks,
+                   int32_t n_ranks, double *p_out, double *cum_out);
 
 #endif

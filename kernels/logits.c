@@ -26,11 +26,6 @@ static void sift_down(float *v, int32_t *id, int32_t n, int32_t i) {
     }
 }
 
-typedef struct {
-    int32_t id;
-    float value;
-} Candidate;
-
 int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t n, double inv_t,
                                                          const int32_t *over_ids, const float *over_vals,
                                                          int32_t n_over, float *scratch, int32_t top_n,
@@ -68,32 +63,69 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
      * Then p_i = e^(s_i - M) / Z and the entropy is H = ln Z - A / Z. */
     double M = 0.0, Z = 0.0, A = 0.0;
     if (inv_t > 0.0) {
-        float mx = scratch[0];
-        for (int32_t i = 1; i < n; i++) mx = scratch[i] > mx ? scratch[i] : mx;
+        /* four lanes (dl_f4; the same bits in the SIMD and scalar builds), tail in scalar code */
+        int32_t n4 = n & ~3, i = 0;
+        dl_f4 mx4 = dl_splat(scratch[0]);
+        for (; i < n4; i += 4) {
+            dl_f4 v = *(const dl_f4u *)(scratch + i);
+            mx4 = dl_select(v > mx4, v, mx4);
+        }
+        float mx = mx4[0];
+        for (int k = 1; k < 4; k++) mx = mx4[k] > mx ? mx4[k] : mx;
+        for (; i < n; i++) mx = scratch[i] > mx ? scratch[i] : mx;
         M = (double)mx * inv_t;
-        /* float work in blocks of 256 (vectorized), each block's sums added up in double */
+        /* float work in blocks of 256, each block's sums added up in double */
         float it = (float)inv_t, mf = (float)M;
-        for (int32_t b0 = 0; b0 < n; b0 += 256) {
-            int32_t b1 = b0 + 256 < n ? b0 + 256 : n;
-            float zb = 0.0f, ab = 0.0f;
-            for (int32_t i = b0; i < b1; i++) {
-                float s = scratch[i] * it - mf;
-                float e = dl_expf(s);
+        for (int32_t b0 = 0; b0 < n4; b0 += 256) {
+            int32_t b1 = b0 + 256 < n4 ? b0 + 256 : n4;
+            dl_f4 zb = dl_splat(0.0f), ab = zb;
+            for (i = b0; i < b1; i += 4) {
+                dl_f4 sv = *(const dl_f4u *)(scratch + i) * it - mf;
+                dl_f4 e = dl_expf4(sv);
                 zb += e;
-                ab += e * s;
+                ab += e * sv;
             }
-            Z += zb;
-            A += ab;
+            Z += dl_hsum(zb);
+            A += dl_hsum(ab);
+        }
+        for (i = n4; i < n; i++) {
+            float sv = scratch[i] * it - mf, e = dl_expf(sv);
+            Z += e;
+            A += e * sv;
         }
     }
-    /* one output block, so the host reads everything with one copy: 3 doubles, then (id, value) pairs */
+    /* one output block, so the host reads everything with one copy: 3 doubles, k ids, k values */
     out[0] = M;
     out[1] = Z;
     out[2] = A;
-    Candidate *pairs = (Candidate *)(out + 3);
+    int32_t *ids_out = (int32_t *)(out + 3);
+    float *vals_out = (float *)(ids_out + k);
     for (int32_t i = 0; i < k; i++) {
-        pairs[i].id = top_ids[i];
-        pairs[i].value = top_vals[i];
+        ids_out[i] = top_ids[i];
+        vals_out[i] = top_vals[i];
     }
     return k;
+}
+
+/* The panel's probability-by-rank curve: `sorted` holds all n logits in descending order (from
+ * dl_logits_prepare with top_n = n), p_r = exp(sorted[r] * inv_t - M) / Z. For each requested
+ * rank (1-based, ascending) writes p at that rank and the running mass up to it. Done here
+ * because a temperature move needs all n exponentials again, which costs milliseconds in
+ * Pyodide's Python and microseconds here. */
+void DL_EXPORT("dl_rank_curve") dl_rank_curve(const float *sorted, int32_t n, double inv_t, double M, double Z,
+                                              const int32_t *ranks, int32_t n_ranks, double *p_out,
+                                              double *cum_out) {
+    double acc = 0.0, invz = 1.0 / Z;
+    int32_t j = 0;
+    float it = (float)inv_t, mf = (float)M;
+    for (int32_t i = 0; i < n && j < n_ranks; i++) {
+        double p = (double)dl_expf(sorted[i] * it - mf) * invz;
+        acc += p;
+        while (j < n_ranks && ranks[j] == i + 1) {
+            p_out[j] = p;
+            cum_out[j] = acc;
+            j++;
+        }
+    }
+    for (; j < n_ranks; j++) p_out[j] = cum_out[j] = 0.0; /* ranks past n */
 }

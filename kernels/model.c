@@ -30,6 +30,22 @@ static float gelu_tanh(float x) {
     return 0.5f * x * (1.0f + dl_tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));
 }
 
+/* gelu_tanh on four lanes, lane for lane the same operations (so the same bits) */
+static dl_f4 gelu_tanh4(dl_f4 x) {
+    dl_f4 u = 0.7978845608f * (x + 0.044715f * x * x * x);
+    dl_f4 e = dl_expf4(2.0f * u);
+    dl_f4 t = (e - 1.0f) / (e + 1.0f);
+    t = dl_select(u > dl_splat(9.0f), dl_splat(1.0f), t);
+    t = dl_select(u < dl_splat(-9.0f), dl_splat(-1.0f), t);
+    return 0.5f * x * (1.0f + t);
+}
+
+static void gelu_all(float *x, int32_t n) {
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) *(dl_f4u *)(x + i) = gelu_tanh4(*(const dl_f4u *)(x + i));
+    for (; i < n; i++) x[i] = gelu_tanh(x[i]);
+}
+
 static void copy_bytes(void *dst, const void *src, uint32_t n) {
     unsigned char *d = dst;
     const unsigned char *s = src;
@@ -173,7 +189,7 @@ Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) 
     c->n_heads = (int32_t)rd32(b + 24);
     c->d_ff = (int32_t)rd32(b + 28);
     c->eot = (int32_t)rd32(b + 32);
-    if (c->n_layers < 1 || c->n_layers > MAX_LAYERS || c->n_heads < 1 || c->d % c->n_heads || c->d % 4 ||
+    if (c->n_layers < 1 || c->n_layers > MAX_LAYERS || c->n_heads < 1 || c->d % c->n_heads || (c->d / c->n_heads) % 4 ||
         c->context < 1 || c->context > 4096 || c->vocab < 2 || c->eot >= c->vocab) {
         last_error = "model file: configuration out of range";
         return 0;
@@ -208,7 +224,7 @@ Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) 
     m->qkv = dl_alloc(4 * T * 3 * d);
     m->att = dl_alloc(4 * T * d);
     m->ff = dl_alloc(4 * T * c->d_ff);
-    m->scores = dl_alloc(4 * T);
+    m->scores = dl_alloc(4 * (T + 4)); /* + padding to a multiple of 4 */
     m->xq = dl_alloc(T * widest);
     m->xs = dl_alloc(4 * T);
     m->logits = dl_alloc(4u * MAX_BLOCK_LOGITS * (uint32_t)c->vocab);
@@ -252,39 +268,83 @@ static void add_row(float *out, const QMat *w, int32_t r) {
     for (int32_t i = 0; i < w->cols; i++) out[i] += s * (float)q[i];
 }
 
-/* Causal attention of block token t (absolute position p) over cache positions 0..p, all heads. */
+/* q . k over one head, four lanes of partial sums then dl_hsum: one order in every build. */
+static float head_dot(const float *q, const float *k, int32_t hd) {
+    dl_f4 acc = dl_splat(0.0f);
+    for (int32_t i = 0; i < hd; i += 4) acc += *(const dl_f4u *)(q + i) * *(const dl_f4u *)(k + i);
+    return dl_hsum(acc);
+}
+
+/* Causal attention of block token t (absolute position p) over cache positions 0..p, all heads.
+ * Scores and the weighted sum of values run on four lanes (dl_f4), so the SIMD build does them
+ * with f32x4 and the other builds get the same bits from scalar code. The head size must be a
+ * multiple of 4 (checked at load). */
 static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
     const Config *c = &m->cfg;
-    int32_t d = c->d, hd = d / c->n_heads;
+    int32_t d = c->d, hd = d / c->n_heads, n = p + 1;
     float scale = 1.0f / __builtin_sqrtf((float)hd);
     const float *q = m->qkv + t * 3 * d;
-    float *out = m->att + t * d;
+    float *out = m->att + t * d, *sc = m->scores;
     for (int32_t h = 0; h < c->n_heads; h++) {
         const float *Kh = m->key_cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
         const float *Vh = m->value_cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
         const float *qh = q + h * hd;
-        float mx = -3.0e38f;
-        for (int32_t j = 0; j <= p; j++) {
-            const float *k = Kh + j * hd;
-            float sdot = 0.0f;
-            for (int32_t i = 0; i < hd; i++) sdot += qh[i] * k[i];
-            sdot *= scale;
-            m->scores[j] = sdot;
-            if (sdot > mx) mx = sdot;
+        int32_t j = 0;
+        for (; j + 4 <= n; j += 4) { /* four keys at a time: four independent chains of adds */
+            const float *k0 = Kh + j * hd, *k1 = k0 + hd, *k2 = k1 + hd, *k3 = k2 + hd;
+            dl_f4 a0 = dl_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+            for (int32_t i = 0; i < hd; i += 4) {
+                dl_f4 qv = *(const dl_f4u *)(qh + i);
+                a0 += qv * *(const dl_f4u *)(k0 + i);
+                a1 += qv * *(const dl_f4u *)(k1 + i);
+                a2 += qv * *(const dl_f4u *)(k2 + i);
+                a3 += qv * *(const dl_f4u *)(k3 + i);
+            }
+            sc[j] = dl_hsum(a0) * scale;
+            sc[j + 1] = dl_hsum(a1) * scale;
+            sc[j + 2] = dl_hsum(a2) * scale;
+            sc[j + 3] = dl_hsum(a3) * scale;
         }
-        float sum = 0.0f;
-        for (int32_t j = 0; j <= p; j++) {
-            m->scores[j] = dl_expf(m->scores[j] - mx);
-            sum += m->scores[j];
+        for (; j < n; j++) sc[j] = head_dot(qh, Kh + j * hd, hd) * scale;
+        float mx = sc[0];
+        for (j = 1; j < n; j++) mx = sc[j] > mx ? sc[j] : mx;
+        int32_t n4 = (n + 3) & ~3;
+        for (j = n; j < n4; j++) sc[j] = -3.0e38f; /* padding: its e^x is exactly 0 */
+        dl_f4 sum4 = dl_splat(0.0f);
+        for (j = 0; j < n4; j += 4) {
+            dl_f4 e = dl_expf4(*(dl_f4u *)(sc + j) - mx);
+            *(dl_f4u *)(sc + j) = e;
+            sum4 += e;
         }
-        float inv = 1.0f / sum;
+        float inv = 1.0f / dl_hsum(sum4);
         float *oh = out + h * hd;
-        for (int32_t i = 0; i < hd; i++) oh[i] = 0.0f;
-        for (int32_t j = 0; j <= p; j++) {
-            float a = m->scores[j] * inv;
-            if (a < 1e-20f) continue; /* negligible, and its products would be denormal */
-            const float *v = Vh + j * hd;
-            for (int32_t i = 0; i < hd; i++) oh[i] += a * v[i];
+        for (int32_t i0 = 0; i0 < hd; i0 += 16) { /* 16 outputs at a time, kept in four registers */
+            if (i0 + 16 <= hd) {
+                dl_f4 o0 = dl_splat(0.0f), o1 = o0, o2 = o0, o3 = o0;
+                for (j = 0; j < n; j++) {
+                    float a = sc[j] * inv;
+                    if (a < 1e-20f) continue; /* negligible, and its products would be denormal */
+                    const float *v = Vh + j * hd + i0;
+                    o0 += a * *(const dl_f4u *)v;
+                    o1 += a * *(const dl_f4u *)(v + 4);
+                    o2 += a * *(const dl_f4u *)(v + 8);
+                    o3 += a * *(const dl_f4u *)(v + 12);
+                }
+                *(dl_f4u *)(oh + i0) = o0;
+                *(dl_f4u *)(oh + i0 + 4) = o1;
+                *(dl_f4u *)(oh + i0 + 8) = o2;
+                *(dl_f4u *)(oh + i0 + 12) = o3;
+            } else {
+                for (int32_t i = i0; i < hd; i += 4) {
+                    dl_f4 o = dl_splat(0.0f);
+                    for (j = 0; j < n; j++) {
+                        float a = sc[j] * inv;
+                        if (a < 1e-20f) continue;
+                        o += a * *(const dl_f4u *)(Vh + j * hd + i);
+                    }
+                    *(dl_f4u *)(oh + i) = o;
+                }
+            }
         }
     }
     m->macs += 2.0 * (double)(p + 1) * d;
@@ -328,7 +388,7 @@ static int32_t forward_block(Model *m, const int32_t *tokens, int32_t n, int32_t
         for (int32_t i = 0; i < n * d; i++) m->x[i] += m->h[i];
         for (int32_t t = 0; t < n; t++) layer_norm(m->h + t * d, m->x + t * d, L->ln2_w, L->ln2_b, d);
         linear(m, &L->fc, m->h, m->ff, n);
-        for (int32_t i = 0; i < n * c->d_ff; i++) m->ff[i] = gelu_tanh(m->ff[i]);
+        gelu_all(m->ff, n * c->d_ff);
         linear(m, &L->fc2, m->ff, m->h, n);
         for (int32_t i = 0; i < n * d; i++) m->x[i] += m->h[i];
     }
@@ -383,71 +443,107 @@ void DL_EXPORT("dl_model_reset_counters") dl_model_reset_counters(Model *m) { m-
 
 static float absf(float v) { return v < 0 ? -v : v; }
 
-static void requant_matrix(QMat *w, int32_t bits, int32_t scheme) {
+/* The loops below run on four lanes (dl_f4, fastmath.h): per weight they do exactly the float32
+ * operations of the reference, so the bytes written are the same in every build and equal
+ * quant.py's. Columns past the last multiple of 4 go through the same steps one at a time. */
+
+/* largest |s0 * q0[c]| over columns c0..c1-1 */
+static float span_amax(const int8_t *q0, float s0, int32_t c0, int32_t c1) {
+    dl_f4 m4 = dl_splat(0.0f);
+    int32_t c = c0;
+    for (; c + 4 <= c1; c += 4) m4 = dl_max4(dl_abs4(s0 * dl_load_i8x4(q0 + c)), m4);
+    float m = dl_hmax(m4);
+    for (; c < c1; c++) {
+        float a = absf(s0 * (float)q0[c]);
+        if (a > m) m = a;
+    }
+    return m;
+}
+
+/* q[c] = clamp(round(s0 * q0[c] / sb), qmax) * mult for columns c0..c1-1 */
+static void span_quantize(int8_t *q, const int8_t *q0, float s0, float sb, int32_t qmax, int32_t mult, int32_t c0,
+                          int32_t c1) {
+    int32_t c = c0;
+    float fq = (float)qmax, fm = (float)mult;
+    for (; c + 4 <= c1; c += 4)
+        dl_store_i8x4(q + c, dl_clamp4(dl_round_away4((s0 * dl_load_i8x4(q0 + c)) / sb), fq) * fm);
+    for (; c < c1; c++) {
+        int32_t qb = dl_round_away((s0 * (float)q0[c]) / sb);
+        qb = qb > qmax ? qmax : (qb < -qmax ? -qmax : qb);
+        q[c] = (int8_t)(qb * mult);
+    }
+}
+
+/* Groups of 32 columns: v[c] = sg * clamp(round(s0 * q0[c] / sg), qmax) with sg = (group's
+ * largest |w|) / qmax, or 0 for an all-zero group. Returns the row's largest |v|. */
+static float row_groups(float *v, const int8_t *q0, float s0, int32_t qmax, int32_t cols) {
+    float row_amax = 0.0f, fq = (float)qmax;
+    for (int32_t g0 = 0; g0 < cols; g0 += 32) {
+        int32_t g1 = g0 + 32 < cols ? g0 + 32 : cols, c = g0;
+        float ga = span_amax(q0, s0, g0, g1);
+        if (ga == 0.0f) {
+            for (; c < g1; c++) v[c] = 0.0f;
+            continue;
+        }
+        float sg = ga / fq;
+        dl_f4 m4 = dl_splat(0.0f);
+        for (; c + 4 <= g1; c += 4) {
+            dl_f4 vv = sg * dl_clamp4(dl_round_away4((s0 * dl_load_i8x4(q0 + c)) / sg), fq);
+            *(dl_f4u *)(v + c) = vv;
+            m4 = dl_max4(dl_abs4(vv), m4);
+        }
+        float m = dl_hmax(m4);
+        for (; c < g1; c++) {
+            int32_t qi = dl_round_away((s0 * (float)q0[c]) / sg);
+            qi = qi > qmax ? qmax : (qi < -qmax ? -qmax : qi);
+            v[c] = sg * (float)qi;
+            if (absf(v[c]) > m) m = absf(v[c]);
+        }
+        if (m > row_amax) row_amax = m;
+    }
+    return row_amax;
+}
+
+static void requant_matrix(QMat *w, int32_t bits, int32_t scheme, float *tmp) {
     int32_t qmax = (1 << (bits - 1)) - 1, mult = 127 / qmax, rows = w->rows, cols = w->cols;
     float mat_amax = 0.0f;
     if (scheme == 1)
-        for (int32_t r = 0; r < rows; r++)
-            for (int32_t c = 0; c < cols; c++) {
-                float a = absf(w->s0[r] * (float)w->q0[r * cols + c]);
-                if (a > mat_amax) mat_amax = a;
-            }
+        for (int32_t r = 0; r < rows; r++) {
+            float a = span_amax(w->q0 + r * cols, w->s0[r], 0, cols);
+            if (a > mat_amax) mat_amax = a;
+        }
     for (int32_t r = 0; r < rows; r++) {
         const int8_t *q0 = w->q0 + r * cols;
         int8_t *q = w->q + r * cols;
         float s0 = w->s0[r];
         if (scheme == 2) {
-            /* Groups of 32 columns, carried back at 8 bits with one row scale. The b-bit values are
-             * computed twice (pass 0 finds the row's largest, pass 1 writes), so no scratch is needed. */
-            float row_amax = 0.0f;
-            for (int pass = 0; pass < 2; pass++) {
-                float s8 = row_amax / 127.0f;
-                for (int32_t g0 = 0; g0 < cols; g0 += 32) {
-                    int32_t g1 = g0 + 32 < cols ? g0 + 32 : cols;
-                    float ga = 0.0f;
-                    for (int32_t c = g0; c < g1; c++) {
-                        float a = absf(s0 * (float)q0[c]);
-                        if (a > ga) ga = a;
-                    }
-                    float sg = ga / (float)qmax;
-                    for (int32_t c = g0; c < g1; c++) {
-                        float v = 0.0f;
-                        if (ga != 0.0f) {
-                            int32_t qi = dl_round_away((s0 * (float)q0[c]) / sg);
-                            qi = qi > qmax ? qmax : (qi < -qmax ? -qmax : qi);
-                            v = sg * (float)qi;
-                        }
-                        if (pass == 0) {
-                            if (absf(v) > row_amax) row_amax = absf(v);
-                        } else {
-                            int32_t q8 = row_amax == 0.0f ? 0 : dl_round_away(v / s8);
-                            q[c] = (int8_t)(q8 > 127 ? 127 : (q8 < -127 ? -127 : q8));
-                        }
-                    }
-                }
-                if (pass == 1) w->s[r] = row_amax == 0.0f ? 0.0f : s8;
+            /* the groups have different scales, so the row is carried back at 8 bits with one
+             * row scale: a second rounding of the b-bit values in tmp */
+            float row_amax = row_groups(tmp, q0, s0, qmax, cols);
+            if (row_amax == 0.0f) {
+                for (int32_t c = 0; c < cols; c++) q[c] = 0;
+                w->s[r] = 0.0f;
+                continue;
             }
+            float s8 = row_amax / 127.0f;
+            int32_t c = 0;
+            for (; c + 4 <= cols; c += 4)
+                dl_store_i8x4(q + c, dl_clamp4(dl_round_away4(*(const dl_f4u *)(tmp + c) / s8), 127.0f));
+            for (; c < cols; c++) {
+                int32_t q8 = dl_round_away(tmp[c] / s8);
+                q[c] = (int8_t)(q8 > 127 ? 127 : (q8 < -127 ? -127 : q8));
+            }
+            w->s[r] = s8;
             continue;
         }
-        float amax = mat_amax;
-        if (scheme == 0) {
-            amax = 0.0f;
-            for (int32_t c = 0; c < cols; c++) {
-                float a = absf(s0 * (float)q0[c]);
-                if (a > amax) amax = a;
-            }
-        }
+        float amax = scheme == 0 ? span_amax(q0, s0, 0, cols) : mat_amax;
         if (amax == 0.0f) {
             for (int32_t c = 0; c < cols; c++) q[c] = 0;
             w->s[r] = 0.0f;
             continue;
         }
         float sb = amax / (float)qmax;
-        for (int32_t c = 0; c < cols; c++) {
-            int32_t qb = dl_round_away((s0 * (float)q0[c]) / sb);
-            qb = qb > qmax ? qmax : (qb < -qmax ? -qmax : qb);
-            q[c] = (int8_t)(qb * mult);
-        }
+        span_quantize(q, q0, s0, sb, qmax, mult, 0, cols);
         w->s[r] = sb / (float)mult;
     }
 }
@@ -469,7 +565,7 @@ static int32_t each_matrix(Model *m, int32_t bits, int32_t scheme, int restore) 
             copy_bytes(w->q, w->q0, (uint32_t)(w->rows * w->cols));
             copy_bytes(w->s, w->s0, 4u * (uint32_t)w->rows);
         } else {
-            requant_matrix(w, bits, scheme);
+            requant_matrix(w, bits, scheme, m->ff); /* the run state's widest buffer as scratch */
         }
     }
     return n;

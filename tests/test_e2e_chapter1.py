@@ -8,12 +8,17 @@ def readouts(pg):
     return {k: pg.inner_text(f"#sp-{k}") for k in ("eff", "survivors", "cut", "entropy")}
 
 
+def updates(pg):
+    return pg.get_attribute("#sampler-panel", "data-updates")
+
+
 def wait_update(pg, before):
-    pg.wait_for_function("(b) => document.querySelector('#sampler-panel').dataset.latency !== b", arg=before)
+    """Until the panel has finished an update started after `before` (its update counter)."""
+    pg.wait_for_function("(b) => document.querySelector('#sampler-panel').dataset.updates !== b", arg=before)
 
 
 def set_value(pg, field, value):
-    before = pg.get_attribute("#sampler-panel", "data-latency")
+    before = updates(pg)
     pg.fill(f"#sp-{field}-num", str(value))
     wait_update(pg, before)
 
@@ -35,7 +40,7 @@ def test_each_control_changes_bars_and_readouts(ready_page):
 
 def test_slider_move_updates(ready_page):
     pg = ready_page
-    before = pg.get_attribute("#sampler-panel", "data-latency")
+    before = updates(pg)
     pg.eval_on_selector("#sp-temperature", "(e) => { e.value = 1.3; e.dispatchEvent(new Event('input')); }")
     wait_update(pg, before)
     assert pg.input_value("#sp-temperature-num") == "1.3"

@@ -172,3 +172,59 @@ def test_counters_count_passes_and_macs(engine):
     attn = sum(2 * (p + 1) * c.d_model * c.n_layers for p in range(3))
     assert p1 - p0 == 3
     assert m1 - m0 == 3 * per_token + attn + c.vocab_size * c.d_model
+
+
+# ---- one code path for every build: widths that leave remainders -----------------------------------
+
+@pytest.fixture(scope="module")
+def odd_width_bundle() -> bytes:
+    """The main model cut to one layer whose feed-forward width (70) is neither a multiple of 4
+    nor of 32, so the kernel's remainder loops (quantize_x, GELU, requantization groups) run."""
+    import dataclasses
+
+    from decodelab.bundle import read_bundle, write_bundle
+
+    b = read_bundle((MODELS / "main.dlm").read_bytes())
+    cfg = dataclasses.replace(b.config, n_layers=1, d_ff=70)
+    rng = np.random.default_rng(7)
+    tensors = []
+    for name, t in b.tensors.items():
+        if name.startswith("h") and not name.startswith("h0."):
+            continue
+        rows, cols = {"h0.fc": (70, cfg.d_model), "h0.fc2": (cfg.d_model, 70)}.get(name, (t.rows, t.cols))
+        if (rows, cols) != (t.rows, t.cols):
+            q = rng.integers(-127, 128, size=rows * cols, dtype=np.int8)
+            s = rng.uniform(0.001, 0.02, size=rows).astype("<f4")
+            tensors.append((name, t.dtype, rows, cols, q.tobytes(), s.tobytes()))
+        else:
+            tensors.append((name, t.dtype, rows, cols, bytes(t.data), bytes(t.scales) if t.scales is not None else None))
+    return write_bundle(cfg, tensors, b.tokenizer, b.meta)
+
+
+def test_simd_and_scalar_builds_give_identical_logits(kernel, scalar_kernel, odd_width_bundle):
+    """Attention, GELU, quantize_x and the fast matvec are written so each lane does the same
+    float32 operations in either build: the logits must match bit for bit, not just closely."""
+    ids = [0] + Engine(kernel, odd_width_bundle).tokenizer.encode(PROMPTS[0])
+    for data in ((MODELS / "main.dlm").read_bytes(), odd_width_bundle):
+        a, b = Engine(kernel, data), Engine(scalar_kernel, data)
+        for e in (a, b):
+            e._reset(e.h)
+            e.history = []
+        la, lb = a.feed(ids), b.feed(ids)
+        assert bytes(la) == bytes(lb)
+        assert bytes(a.step(5)) == bytes(b.step(5))
+
+
+@pytest.mark.parametrize("scheme", ["row", "matrix", "group32"])
+def test_requantization_with_remainder_columns(kernel, scalar_kernel, odd_width_bundle, scheme):
+    engines = [Engine(kernel, odd_width_bundle), Engine(scalar_kernel, odd_width_bundle)]
+    for bits in (6, 2):
+        got = []
+        for e in engines:
+            e.requantize(bits, scheme)
+            q, s, rows, cols = e.matrix(5)  # h0.fc2: 160 x 70
+            got.append((bytes(q), list(s)))
+            e.restore()
+        t = engines[0].bundle.tensors["h0.fc2"]
+        ref_q, ref_s = quant.requantize_reference(bytes(t.data), list(t.scale_list()), t.rows, t.cols, bits, scheme)
+        assert got[0] == got[1] == (bytes(ref_q), [quant.f32(v) for v in ref_s])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from decodelab.sampler import ListLogits, Rng, SamplerError, Settings, make_settings, sample_step
+from decodelab.sampler import ListLogits, Rng, SamplerError, Settings, make_settings, sample_step, sample_token
 
 logit = st.floats(min_value=-20, max_value=20, allow_nan=False, allow_infinity=False, width=32)
 logit_lists = st.lists(logit, min_size=2, max_size=40)
@@ -61,6 +61,14 @@ def test_top_p_keeps_the_minimal_head(z, t, p):
     m = r.survivors
     assert sum(probs[:m]) >= p * (1 - 1e-12)
     assert sum(probs[:m - 1]) < p  # one token fewer would not reach p: minimal
+
+
+@given(logit_lists, st.floats(0.05, 4.0), st.integers(0, 10), st.floats(0.05, 1.0), st.floats(0, 0.5), st.booleans(),
+       st.integers(0, 2**32 - 1))
+def test_sample_token_draws_what_sample_step_draws(z, t, k, p, mp, last, seed):
+    """The generation loop's lean path picks exactly the token of the full step."""
+    s = Settings(temperature=t, top_k=k, top_p=p, min_p=mp, temperature_last=last)
+    assert sample_token(ListLogits(z), [], s, Rng(seed)) == sample_step(ListLogits(z), [], s, Rng(seed)).token
 
 
 def test_ties_at_the_cut_go_to_the_lower_id():
@@ -150,6 +158,7 @@ def test_kernel_source_equals_python_source(model, s):
     for seed in range(5):
         a = sample_step(model.source, ids, s, Rng(seed))
         b = sample_step(ListLogits(logits), ids, s, Rng(seed))
+        assert sample_token(model.source, ids, s, Rng(seed)) == a.token
         assert (a.token, a.survivors) == (b.token, b.survivors)
         assert math.isclose(a.prob, b.prob, rel_tol=1e-5)
         assert math.isclose(a.cut_mass, b.cut_mass, abs_tol=1e-6)

@@ -63,11 +63,16 @@ class KernelLogits:
         self.z = engine._logits
         self.ptr = engine.logits_ptr
 
-    def bind(self, z: array, ptr: int) -> "KernelLogits":
+    def bind(self, z: array | None, ptr: int) -> "KernelLogits":
+        """Point at the logits at kernel address `ptr`; `z` is their copy in Python, or None to
+        copy them only if a single value is asked for (the repetition penalty)."""
         self.z, self.ptr = z, ptr
         return self
 
     def value(self, i: int) -> float:
+        if self.z is None:
+            self.z = array("f", bytes(4 * self.vocab_size))
+            self.k.host.read_into(self.ptr, self.z)
         return self.z[i]
 
     def prepare(self, inv_t: float, overrides: dict, top_n: int):
@@ -82,7 +87,34 @@ class KernelLogits:
         view = memoryview(self._outbuf)[:24 + 8 * got]
         self.k.host.read_into(self.out, view)
         M, Z, A = struct.unpack_from("<3d", view)
-        return list(struct.iter_unpack("<if", view[24:])), M, Z, A
+        ids, vals = array("i"), array("f")
+        ids.frombytes(view[24:24 + 4 * got])
+        vals.frombytes(view[24 + 4 * got:])
+        return ids, vals, M, Z, A
+
+    def sorted_copy(self, overrides: dict) -> int:
+        """Every value (with the penalty's overrides) in descending order, into a kernel buffer of
+        this source's own; returns its address (for rank_curve)."""
+        _, vals, *_ = self.prepare(0.0, overrides, self.vocab_size)
+        if not hasattr(self, "_sorted"):
+            self._sorted = self.k.alloc(4 * self.vocab_size)
+        self.k.put(self._sorted, vals)
+        return self._sorted
+
+    def rank_curve(self, sorted_ptr: int, inv_t: float, M: float, Z: float,
+                   ranks: list[int]) -> tuple[list[float], list[float]]:
+        """p at each of `ranks` (1-based, ascending) and the running mass up to it, from values
+        sorted by sorted_copy and M, Z of prepare at the same inv_t (dl_rank_curve)."""
+        n = len(ranks)
+        if n > getattr(self, "_curve_cap", 0):
+            self._curve, self._curve_cap = self.k.alloc(20 * n), n
+        buf = self._curve
+        self.k.put(buf, array("i", ranks))
+        self.k.host.call("dl_rank_curve", sorted_ptr, self.vocab_size, float(inv_t), M, Z, buf, n, buf + 4 * n,
+                         buf + 12 * n)
+        out = array("d", bytes(16 * n))
+        self.k.host.read_into(buf + 4 * n, out)
+        return list(out[:n]), list(out[n:])
 
 
 class Engine:
@@ -200,7 +232,9 @@ class Engine:
             i += len(chunk)
         return self._read_logits()
 
-    def step(self, token: int) -> array:
+    def step(self, token: int, read: bool = True) -> array | None:
+        """Feed one token; return its logits (read=False leaves them in kernel memory, at
+        `logits_ptr`, for a KernelLogits to use without a copy)."""
         if len(self.history) >= self.context:
             self._slide()
         t0 = time.perf_counter()
@@ -209,7 +243,7 @@ class Engine:
         self._check(ok)
         self.stats.passes += 1
         self.history.append(token)
-        return self._read_logits()
+        return self._read_logits() if read else None
 
     def verify(self, tokens: list[int]) -> list[array]:
         """Feed a block and return the logits after each of its tokens (speculative verification)."""
@@ -236,10 +270,12 @@ class Engine:
 
     # -- generation ------------------------------------------------------------------------
     def generate(self, prompt: list[int], max_new: int, choose, stop: tuple[int, ...] = (),
-                 reset: bool = True) -> Generation:
+                 reset: bool = True, read_logits: bool = True) -> Generation:
         """Feed the prompt, then `choose(logits, history) -> (token, info)` picks each new token.
 
-        Stops at a token in `stop` (kept in the output) or after `max_new` tokens.
+        Stops at a token in `stop` (kept in the output) or after `max_new` tokens. With
+        read_logits=False, `choose` gets None instead of a copy of the logits and reads them in
+        kernel memory (at `logits_ptr`, through `source`), which saves a copy per token.
         """
         if max_new < 0:
             raise InputError("the number of new tokens cannot be negative", "max_new")
@@ -250,6 +286,8 @@ class Engine:
         if reset:
             self.reset()
         logits = self.feed(prompt) if prompt else self._read_logits()
+        if not read_logits:
+            logits = None
         out: list[int] = []
         infos = []
         reason = "length"
@@ -261,7 +299,7 @@ class Engine:
             if tok in stop:
                 reason = "stop_token"
                 break
-            logits = self.step(tok)
+            logits = self.step(tok, read_logits)
         st.python_s = time.perf_counter() - t_start - st.kernel_s
         p1, m1 = self.counters()
         st.passes, st.macs = int(p1 - p0), m1 - m0

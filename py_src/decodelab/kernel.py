@@ -181,7 +181,7 @@ def default_wasm_path(simd: bool = True) -> Path:
 class Kernel:
     """Typed access to the kernel's exports over either host."""
 
-    ABI_VERSION = 3
+    ABI_VERSION = 4
 
     def __init__(self, host):
         self.host = host

@@ -17,12 +17,12 @@ def generate_speed(e, n: int, mode: str, seed: int = 1) -> dict:
     src = e.source
 
     def choose(logits, history):
-        return S.sample_step(src.bind(logits, e.logits_ptr), history, s, rng).token, None
+        return S.sample_token(src.bind(logits, e.logits_ptr), history, s, rng), None
 
     ids = e.tokenizer.encode(PROMPT)
-    e.generate(ids, 8, choose)  # warm-up
+    e.generate(ids, 8, choose, read_logits=False)  # warm-up
     t0 = time.perf_counter()
-    g = e.generate(ids, n, choose)
+    g = e.generate(ids, n, choose, read_logits=False)
     dt = time.perf_counter() - t0
     return {"mode": mode, "tokens": len(g.tokens), "seconds": dt, "tps": len(g.tokens) / dt,
             "kernel_share": g.stats.kernel_s / dt, "python_share": 1 - g.stats.kernel_s / dt,

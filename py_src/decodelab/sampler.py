@@ -23,7 +23,9 @@ for 128 and more only if the head it needs runs past them, so results are exact 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import asdict, dataclass
+from itertools import accumulate
 
 from .errors import InputError
 
@@ -142,13 +144,15 @@ class ListLogits:
         return self.z[i]
 
     def prepare(self, inv_t: float, overrides: dict, top_n: int):
+        """-> (ids, values, M, Z, A): the top_n tokens by value (ties to the lower id) with their
+        (penalised) values, and with s_i = z_i * inv_t: M = max s_i, Z = sum e^(s_i - M),
+        A = sum e^(s_i - M) (s_i - M). The same contract as the kernel's dl_logits_prepare."""
         z = self.z
         if overrides:
             z = list(z)
             for i, v in overrides.items():
                 z[i] = v
         order = sorted(range(len(z)), key=lambda i: (-z[i], i))[:top_n]
-        top = [(i, z[i]) for i in order]
         M = Z = A = 0.0
         if inv_t > 0:
             M = max(z) * inv_t
@@ -157,7 +161,7 @@ class ListLogits:
                 e = math.exp(s)
                 Z += e
                 A += e * s
-        return top, M, Z, A
+        return order, [z[i] for i in order], M, Z, A
 
 
 # ---- one step ----------------------------------------------------------------------------------
@@ -184,14 +188,95 @@ class Step:
     head: list                 # [(id, p_before_filters, q_final)] for the top of the list
 
 
-def _walk(probs, target):
-    """Index where the running sum first reaches `target` (or None if it never does)."""
-    acc = 0.0
-    for j, p in enumerate(probs):
-        acc += p
-        if acc >= target:
-            return j
-    return None
+def _neg(x: float) -> float:
+    return -x
+
+
+class _Cut:
+    """What the filters decided for one step (see `_filter`)."""
+    __slots__ = ("ids", "vals", "probs", "cum", "keep", "inv", "M", "Z", "A")
+
+
+def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -> _Cut:
+    """Fetch candidates and apply top-k, top-p and min-p (T > 0).
+
+    The per-token work avoids Python loops: probabilities come from one comprehension, running
+    sums from itertools.accumulate, and each cut is a binary search (`bisect`) on them, because
+    in Pyodide every Python-level iteration costs a fraction of a microsecond and a step must fit
+    in a fraction of a millisecond. Running sums are plain left-to-right sums, so a cut is the
+    first index whose running sum reaches its target, exactly as a loop would find it.
+    """
+    V = source.vocab_size
+    k = int(s.top_k)
+    filtering = k > 0 or s.top_p < 1 or s.min_p > 0
+    temp_last = s.temperature_last and filtering  # with no filter the order makes no difference
+    inv = 1.0 if temp_last else 1.0 / float(s.temperature)
+    # fetch as many candidates as the last step needed (sources remember it), more if that falls short
+    n = V if fetch_all else min(V, k if k > 0 else getattr(source, "n_hint", 128))
+    exp = math.exp
+    while True:
+        ids, vals, M, Z, A = source.prepare(inv, over, n)
+        complete = len(ids) == V
+        probs = [exp(z * inv - M) / Z for z in vals]
+        cum = list(accumulate(probs))
+        keep = len(ids) if k == 0 else min(k, len(ids))
+        need_more = False
+        if s.top_p < 1:
+            # with top-k on, top-p renormalises over the top-k set first
+            target = s.top_p * (cum[keep - 1] if k > 0 else 1.0)
+            j = bisect_left(cum, target, 0, keep)
+            if j == keep:
+                if not complete and k == 0:
+                    need_more = True
+                # with top-k on, the whole top-k set is less than p only by rounding: keep it all
+            else:
+                keep = j + 1
+        if s.min_p > 0 and not need_more:
+            # probabilities fall with rank: count the leading ones at or above the threshold
+            j = bisect_right(probs, -(s.min_p * probs[0]), 0, keep, key=_neg)
+            if j == keep == len(ids) and not complete and k == 0 and s.top_p >= 1:
+                need_more = True  # the last fetched token still passes: survivors may go further
+            keep = max(1, j)
+        if not filtering and not complete and u is not None and cum[-1] < u:
+            need_more = True  # no filter: every token survives; fetch until the draw is covered
+        if not need_more:
+            break
+        n = min(V, n * 4)
+    if k == 0 and filtering and not fetch_all:
+        source.n_hint = min(V, max(64, 2 * keep))
+    c = _Cut()
+    c.ids, c.vals, c.probs, c.cum, c.keep, c.inv, c.M, c.Z, c.A = ids, vals, probs, cum, keep, inv, M, Z, A
+    return c
+
+
+def _draw(c: _Cut, s: Settings, u: float | None, filtering: bool, temp_last: bool) -> tuple[int, list | None]:
+    """Index of the drawn candidate (u None: the top one), and the final weights when they differ
+    from c.probs (temperature applied last)."""
+    if temp_last:
+        T, z0 = float(s.temperature), c.vals[0]
+        w = [math.exp((z - z0) / T) for z in c.vals[:c.keep]]
+        if u is None:
+            return 0, w
+        cw = list(accumulate(w))
+        return min(bisect_left(cw, u * cw[-1]), c.keep - 1), w
+    if u is None:
+        return 0, None
+    mass = c.cum[c.keep - 1] if filtering else 1.0
+    # the first candidate whose running sum reaches u of the kept mass (rounding can leave u just
+    # above the last running sum: then the last kept token)
+    return min(bisect_left(c.cum, u * mass, 0, c.keep), c.keep - 1), None
+
+
+def sample_token(source, history, s: Settings, rng: Rng | None) -> int:
+    """The token `sample_step` would draw, without the statistics (the generation loop's path)."""
+    over = penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
+    if s.temperature == 0:
+        return source.prepare(0.0, over, 1)[0][0]
+    filtering = s.top_k > 0 or s.top_p < 1 or s.min_p > 0
+    u = rng.random() if rng is not None else None
+    c = _filter(source, over, s, u, False)
+    j, _ = _draw(c, s, u, filtering, s.temperature_last and filtering)
+    return c.ids[j]
 
 
 def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 12, fetch_all: bool = False) -> Step:
@@ -203,104 +288,44 @@ def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 
     """
     V = source.vocab_size
     over = penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
-    T = float(s.temperature)
-    k = int(s.top_k)
-    if T == 0:
-        top, *_ = source.prepare(0.0, over, 1)
-        tok = top[0][0]
+    if s.temperature == 0:
+        tok = source.prepare(0.0, over, 1)[0][0]
         return Step(tok, 1.0, 1, 0.0, 0.0, 0.0, [(tok, 1.0, 1.0)])
-    filtering = k > 0 or s.top_p < 1 or s.min_p > 0
-    temp_last = s.temperature_last and filtering  # with no filter the order makes no difference
-    inv = 1.0 if temp_last else 1.0 / T
-    # fetch as many candidates as the last step needed (sources remember it), more if that falls short
-    n = V if fetch_all else min(V, k if k > 0 else getattr(source, "n_hint", 128))
+    filtering = s.top_k > 0 or s.top_p < 1 or s.min_p > 0
+    temp_last = s.temperature_last and filtering
     u = rng.random() if rng is not None else None
-    while True:
-        top, M, Z, A = source.prepare(inv, over, n)
-        complete = len(top) == V
-        # probabilities are computed lazily, only as far down the ranking as a rule needs to look
-        p_all: list[float] = []
-
-        def upto(j: int) -> list[float]:
-            if len(p_all) < j:
-                p_all.extend(math.exp(z * inv - M) / Z for _, z in top[len(p_all):j])
-            return p_all
-
-        keep = len(top)
-        if k > 0:
-            keep = min(k, keep)
-        need_more = False
-        base = sum(upto(keep)) if k > 0 else 1.0
-        if s.top_p < 1:
-            target, acc, j = s.top_p * base, 0.0, None
-            for i in range(keep):
-                acc += upto(i + 1)[i]
-                if acc >= target:
-                    j = i
-                    break
-            if j is None:
-                if not complete and k == 0:
-                    need_more = True
-                # with top-k on, the whole top-k set is less than p only by rounding: keep it all
-            else:
-                keep = j + 1
-        if s.min_p > 0 and not need_more:
-            thr = s.min_p * upto(1)[0]
-            j = 0
-            while j < keep and upto(j + 1)[j] >= thr:
-                j += 1
-            if j == keep == len(top) and not complete and k == 0 and s.top_p >= 1:
-                need_more = True  # the last fetched token still passes: survivors may go further
-            keep = max(1, j)
-        if not filtering:
-            upto(len(top))
-            if not complete and u is not None and sum(p_all) < u:
-                need_more = True  # no filter: every token survives; fetch until the draw is covered
-        if need_more:
-            n = min(V, n * 4)
-            continue
-        upto(max(keep, min(head_size, len(top))))
-        break
-
-    if k == 0 and filtering and not fetch_all:
-        source.n_hint = min(V, max(64, 2 * keep))
-    entropy_full = math.log(Z) - A / Z
+    c = _filter(source, over, s, u, fetch_all)
+    j, w = _draw(c, s, u, filtering, temp_last)
+    keep, probs = c.keep, c.probs
+    entropy_full = math.log(c.Z) - c.A / c.Z
     if not filtering:
         survivors, kept_mass = V, 1.0
     else:
-        survivors, kept_mass = keep, sum(p_all[:keep])
+        survivors, kept_mass = keep, c.cum[keep - 1]
     # the final distribution over the survivors
     if temp_last:
-        w = [math.exp((z - top[0][1]) / T) for _, z in top[:keep]]
-        tot = sum(w)
+        tot = math.fsum(w)
         q = [x / tot for x in w]
         ent = -sum(x * math.log(x) for x in q if x > 0)
     elif filtering:
-        q = [p / kept_mass for p in p_all[:keep]]
+        q = [p / kept_mass for p in probs[:keep]]
         ent = -sum(x * math.log(x) for x in q if x > 0)
     else:
-        q, ent = p_all, entropy_full
-    if u is None:
-        j = 0
-    else:
-        j = _walk(q, u)
-        if j is None:  # rounding left u just above the last running sum
-            j = len(q) - 1
-    tok = top[j][0]
-    head = [(top[i][0], p_all[i], q[i] if i < len(q) and (i < keep or not filtering) else 0.0)
-            for i in range(min(head_size, len(top)))]
-    return Step(tok, q[j], survivors, max(0.0, 1.0 - kept_mass), ent, entropy_full, head)
+        q, ent = probs, entropy_full
+    ids = c.ids
+    head = [(ids[i], probs[i], q[i] if i < len(q) and (i < keep or not filtering) else 0.0)
+            for i in range(min(head_size, len(ids)))]
+    return Step(ids[j], q[j], survivors, max(0.0, 1.0 - kept_mass), ent, entropy_full, head)
 
 
 def greedy(source, history=(), s: Settings | None = None) -> int:
     """The top token after the repetition penalty (ties to the lower id)."""
     s = s or Settings(temperature=0.0)
     over = penalty_overrides(source, list(history), s.repetition_penalty, int(s.penalty_window))
-    top, *_ = source.prepare(0.0, over, 1)
-    return top[0][0]
+    return source.prepare(0.0, over, 1)[0][0]
 
 
 def token_logprob(source, token: int) -> float:
     """ln p(token) at T = 1, no filters."""
-    _, M, Z, _ = source.prepare(1.0, {}, 0)
+    _, _, M, Z, _ = source.prepare(1.0, {}, 0)
     return source.value(token) - M - math.log(Z)

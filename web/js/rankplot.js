@@ -1,0 +1,119 @@
+// A log-log line plot on a bare canvas, for the sampler panel's "probability by rank" curve.
+//
+// Why not Chart.js here, as everywhere else on the page: the panel must redraw within one
+// animation frame (16.7 ms) of a slider move, and Chart.js's update() re-fits scales, ticks and
+// legend on every call: 6-13 ms per update in headless Chromium on our 2-core test machine
+// (its draw() alone is 0.5 ms), with the worker's answer and the bars still to come. This plot
+// has fixed decade axes and at most a few hundred points, so drawing it directly costs well
+// under a millisecond.
+const DASH = [5, 4];
+
+export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
+  const ctx = canvas.getContext("2d");
+  let last = null;
+
+  function decades(lo, hi) {
+    const out = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) out.push(e);
+    return out;
+  }
+
+  // series: [{points: [{x, y}], color, width, label}], lines: [{x} | {y}, label]
+  function draw(series, lines = []) {
+    last = [series, lines];
+    const dpr = window.devicePixelRatio || 1;
+    const w = canvas.clientWidth || 600, h = canvas.clientHeight || 200;
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+    }
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    const pts = series.flatMap((s) => s.points).filter((p) => p.y > 0 && p.x > 0);
+    if (!pts.length) return;
+    const xHi = Math.max(...pts.map((p) => p.x)), yLo = Math.max(1e-15, Math.min(...pts.map((p) => p.y)));
+    // x runs from rank 1 to the last rank exactly; y from the decade below the smallest value to 1
+    const xe = decades(1, Math.max(10, xHi)).filter((e) => 10 ** e <= xHi), ye = decades(yLo, 1);
+    const [x0, x1, y0, y1] = [0, Math.log10(Math.max(10, xHi)), ye[0], Math.max(ye[ye.length - 1], ye[0] + 1)];
+    const L = 52, R = 14, T = 22, B = 34;
+    const px = (x) => L + ((Math.log10(x) - x0) / (x1 - x0)) * (w - L - R);
+    const py = (y) => T + (1 - (Math.log10(y) - y0) / (y1 - y0)) * (h - T - B);
+
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = "#e3e6ea";
+    ctx.fillStyle = "#5b6570";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    for (const e of xe) {  // vertical grid and x labels
+      const x = px(10 ** e);
+      ctx.beginPath(); ctx.moveTo(x, T); ctx.lineTo(x, h - B); ctx.stroke();
+      ctx.fillText(String(10 ** e), x, h - B + 4);
+    }
+    if (x1 - Math.log10(10 ** xe[xe.length - 1]) > 0.15) {  // label the last rank too (the vocabulary size)
+      ctx.textAlign = "right";
+      ctx.fillText(String(Math.round(10 ** x1)), w - R, h - B + 4);
+    }
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    const step = Math.max(1, Math.ceil((y1 - y0) / 6));  // at most ~6 labels on the y axis
+    for (let e = y0; e <= y1; e++) {
+      const y = py(10 ** e);
+      ctx.beginPath(); ctx.moveTo(L, y); ctx.lineTo(w - R, y); ctx.stroke();
+      if ((y1 - e) % step === 0) ctx.fillText(e === 0 ? "1" : `1e${e}`, L - 4, y);
+    }
+    ctx.textAlign = "center";
+    ctx.textBaseline = "bottom";
+    if (xTitle) ctx.fillText(xTitle, L + (w - L - R) / 2, h);
+    if (yTitle) {
+      ctx.save(); ctx.translate(11, T + (h - T - B) / 2); ctx.rotate(-Math.PI / 2);
+      ctx.textBaseline = "middle"; ctx.fillText(yTitle, 0, 0); ctx.restore();
+    }
+
+    ctx.save();
+    ctx.beginPath(); ctx.rect(L, T - 1, w - L - R, h - T - B + 2); ctx.clip();
+    for (const s of series) {
+      const ps = s.points.filter((p) => p.y > 0 && p.x > 0);
+      if (!ps.length) continue;
+      ctx.strokeStyle = s.color;
+      ctx.fillStyle = s.color;
+      ctx.lineWidth = s.width || 1.5;
+      ctx.beginPath();
+      ps.forEach((p, i) => (i ? ctx.lineTo(px(p.x), py(p.y)) : ctx.moveTo(px(p.x), py(p.y))));
+      ctx.stroke();
+      if (ps.length < 3) for (const p of ps) { ctx.beginPath(); ctx.arc(px(p.x), py(p.y), 3, 0, 2 * Math.PI); ctx.fill(); }
+    }
+    ctx.setLineDash(DASH);
+    ctx.lineWidth = 1.5;
+    for (const l of lines) {
+      ctx.strokeStyle = l.color || "#c0622a";
+      ctx.beginPath();
+      if (l.y != null) { ctx.moveTo(L, py(l.y)); ctx.lineTo(w - R, py(l.y)); }
+      else { ctx.moveTo(px(l.x), T); ctx.lineTo(px(l.x), h - B); }
+      ctx.stroke();
+    }
+    ctx.restore();
+
+    // legend, top right: one swatch per series and reference line
+    ctx.setLineDash([]);
+    ctx.textAlign = "left";
+    ctx.textBaseline = "middle";
+    let lx = w - R;
+    const items = [...series.map((s) => [s.label, s.color, false]), ...lines.map((l) => [l.label, l.color || "#c0622a", true])];
+    for (const [label, color, dashed] of items.reverse()) {
+      const tw = ctx.measureText(label).width;
+      lx -= tw + 26;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2;
+      ctx.setLineDash(dashed ? DASH : []);
+      ctx.beginPath(); ctx.moveTo(lx, 9); ctx.lineTo(lx + 16, 9); ctx.stroke();
+      ctx.fillStyle = "#333";
+      ctx.fillText(label, lx + 20, 9);
+    }
+    ctx.setLineDash([]);
+  }
+
+  // redraw at the new size when the box changes width (window resize), not on every update
+  if (window.ResizeObserver) new ResizeObserver(() => last && draw(...last)).observe(canvas);
+  return { set: draw };
+}
