@@ -122,6 +122,9 @@ int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t
                           const float *over_vals, int32_t n_over, float *scratch, int32_t top_n,
                           int32_t *top_ids, float *top_vals, double *out);
 
+/* The index of the largest of n values, the lowest index on ties (greedy without a penalty). */
+int32_t dl_logits_argmax(const float *z, int32_t n);
+
 /* The distribution by rank: `sorted` = all n logits in descending order; with M, Z from
  * dl_logits_prepare at the same inv_t, writes p_r = exp(sorted[r-1] * inv_t - M) / Z and the
  * running mass p_1 + ... + p_r for each of the n_ranks ascending 1-based `ranks`. */

@@ -30,15 +30,18 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
                                                          const int32_t *over_ids, const float *over_vals,
                                                          int32_t n_over, float *scratch, int32_t top_n,
                                                          int32_t *top_ids, float *top_vals, double *out) {
-    for (int32_t i = 0; i < n; i++) scratch[i] = z[i];
-    for (int32_t j = 0; j < n_over; j++)
-        if (over_ids[j] >= 0 && over_ids[j] < n) scratch[over_ids[j]] = over_vals[j];
+    if (n_over > 0) { /* the penalty's values go into a copy; without them z is read in place */
+        for (int32_t i = 0; i < n; i++) scratch[i] = z[i];
+        for (int32_t j = 0; j < n_over; j++)
+            if (over_ids[j] >= 0 && over_ids[j] < n) scratch[over_ids[j]] = over_vals[j];
+        z = scratch;
+    }
 
     /* exact top-N by a size-N min-heap, then heap-sorted into descending rank order */
     if (top_n > n) top_n = n;
     int32_t k = 0;
     for (int32_t i = 0; i < n; i++) {
-        float v = scratch[i];
+        float v = z[i];
         if (k < top_n) {
             top_vals[k] = v;
             top_ids[k] = i;
@@ -65,14 +68,14 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
     if (inv_t > 0.0) {
         /* four lanes (dl_f4; the same bits in the SIMD and scalar builds), tail in scalar code */
         int32_t n4 = n & ~3, i = 0;
-        dl_f4 mx4 = dl_splat(scratch[0]);
+        dl_f4 mx4 = dl_splat(z[0]);
         for (; i < n4; i += 4) {
-            dl_f4 v = *(const dl_f4u *)(scratch + i);
+            dl_f4 v = *(const dl_f4u *)(z + i);
             mx4 = dl_select(v > mx4, v, mx4);
         }
         float mx = mx4[0];
         for (int k = 1; k < 4; k++) mx = mx4[k] > mx ? mx4[k] : mx;
-        for (; i < n; i++) mx = scratch[i] > mx ? scratch[i] : mx;
+        for (; i < n; i++) mx = z[i] > mx ? z[i] : mx;
         M = (double)mx * inv_t;
         /* float work in blocks of 256, each block's sums added up in double */
         float it = (float)inv_t, mf = (float)M;
@@ -80,7 +83,7 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
             int32_t b1 = b0 + 256 < n4 ? b0 + 256 : n4;
             dl_f4 zb = dl_splat(0.0f), ab = zb;
             for (i = b0; i < b1; i += 4) {
-                dl_f4 sv = *(const dl_f4u *)(scratch + i) * it - mf;
+                dl_f4 sv = *(const dl_f4u *)(z + i) * it - mf;
                 dl_f4 e = dl_expf4(sv);
                 zb += e;
                 ab += e * sv;
@@ -89,7 +92,7 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
             A += dl_hsum(ab);
         }
         for (i = n4; i < n; i++) {
-            float sv = scratch[i] * it - mf, e = dl_expf(sv);
+            float sv = z[i] * it - mf, e = dl_expf(sv);
             Z += e;
             A += e * sv;
         }
@@ -128,4 +131,12 @@ void DL_EXPORT("dl_rank_curve") dl_rank_curve(const float *sorted, int32_t n, do
         }
     }
     for (; j < n_ranks; j++) p_out[j] = cum_out[j] = 0.0; /* ranks past n */
+}
+
+/* The top token, ties to the lower id: greedy decoding without a penalty, in one call. */
+int32_t DL_EXPORT("dl_logits_argmax") dl_logits_argmax(const float *z, int32_t n) {
+    int32_t best = 0;
+    for (int32_t i = 1; i < n; i++)
+        if (z[i] > z[best]) best = i;
+    return best;
 }

@@ -252,13 +252,24 @@ static void linear(Model *m, const QMat *w, const float *X, float *Y, int32_t n)
     m->macs += (double)w->rows * w->cols * n;
 }
 
+/* Sums on four lanes (dl_f4) so the SIMD build vectorizes them; d is a multiple of 4 (checked at
+ * load), and every build adds in the same order. */
 static void layer_norm(float *out, const float *x, const float *w, const float *b, int32_t d) {
-    float mean = 0.0f, var = 0.0f;
-    for (int32_t i = 0; i < d; i++) mean += x[i];
-    mean /= (float)d;
-    for (int32_t i = 0; i < d; i++) var += (x[i] - mean) * (x[i] - mean);
-    float inv = 1.0f / __builtin_sqrtf(var / (float)d + 1e-5f);
-    for (int32_t i = 0; i < d; i++) out[i] = (x[i] - mean) * inv * w[i] + b[i];
+    dl_f4 s4 = dl_splat(0.0f);
+    for (int32_t i = 0; i < d; i += 4) s4 += *(const dl_f4u *)(x + i);
+    float mean = dl_hsum(s4) / (float)d;
+    dl_f4 v4 = dl_splat(0.0f);
+    for (int32_t i = 0; i < d; i += 4) {
+        dl_f4 c = *(const dl_f4u *)(x + i) - mean;
+        v4 += c * c;
+    }
+    float inv = 1.0f / __builtin_sqrtf(dl_hsum(v4) / (float)d + 1e-5f);
+    for (int32_t i = 0; i < d; i += 4)
+        *(dl_f4u *)(out + i) = (*(const dl_f4u *)(x + i) - mean) * inv * *(const dl_f4u *)(w + i) + *(const dl_f4u *)(b + i);
+}
+
+static void copy_floats(float *dst, const float *src, int32_t n) { /* n a multiple of 4 */
+    for (int32_t i = 0; i < n; i += 4) *(dl_f4u *)(dst + i) = *(const dl_f4u *)(src + i);
 }
 
 /* Dequantized row of an int8 matrix (the embedding lookups). */
@@ -380,8 +391,8 @@ static int32_t forward_block(Model *m, const int32_t *tokens, int32_t n, int32_t
         for (int32_t t = 0; t < n; t++)
             for (int32_t h = 0; h < H; h++) {
                 uint32_t slot = ((uint32_t)(l * H + h) * c->context + (uint32_t)(m->pos + t)) * hd;
-                copy_bytes(m->key_cache + slot, m->qkv + t * 3 * d + d + h * hd, 4u * (uint32_t)hd);
-                copy_bytes(m->value_cache + slot, m->qkv + t * 3 * d + 2 * d + h * hd, 4u * (uint32_t)hd);
+                copy_floats(m->key_cache + slot, m->qkv + t * 3 * d + d + h * hd, hd);
+                copy_floats(m->value_cache + slot, m->qkv + t * 3 * d + 2 * d + h * hd, hd);
             }
         for (int32_t t = 0; t < n; t++) attend(m, l, t, m->pos + t);
         linear(m, &L->proj, m->att, m->h, n);

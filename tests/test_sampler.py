@@ -163,3 +163,16 @@ def test_kernel_source_equals_python_source(model, s):
         assert math.isclose(a.prob, b.prob, rel_tol=1e-5)
         assert math.isclose(a.cut_mass, b.cut_mass, abs_tol=1e-6)
         assert math.isclose(a.entropy_full, b.entropy_full, rel_tol=1e-5)
+
+
+def test_argmax_is_the_top_token_with_ties_to_the_lower_id(model):
+    from array import array
+
+    vals = array("f", [0.5, 2.0, 1.0, 2.0] + [0.0] * (model.vocab - 4))
+    ptr = model.k.alloc(4 * model.vocab)
+    model.k.put(ptr, vals)
+    src = model.source.bind(vals, ptr)
+    assert src.argmax() == 1 == src.prepare(0.0, {}, 1)[0][0] == ListLogits(vals).argmax()
+    logits = model.feed([5, 6, 7])
+    src = model.source.bind(logits, model.logits_ptr)
+    assert src.argmax() == src.prepare(0.0, {}, 1)[0][0] == ListLogits(logits).argmax()

@@ -284,7 +284,7 @@ def bench_requant(web: Path, json_path: Path | None) -> dict:
         variants = ("main", "scalar", "jsmatvec")
         cold = {v: call(page, "ch2_speed", variant=v, n=48)["tps"] for v in variants}
         speeds = {v: [] for v in variants}
-        for _ in range(5):  # interleaved rounds, after the warm-up above (see bench_generate)
+        for _ in range(7):  # interleaved rounds, after the warm-up above (see bench_generate)
             for v in variants:
                 speeds[v].append(call(page, "ch2_speed", variant=v, n=48)["tps"])
     med = {v: statistics.median(x) for v, x in speeds.items()}
@@ -293,7 +293,7 @@ def bench_requant(web: Path, json_path: Path | None) -> dict:
             "simd_vs_js_tps": med["main"] / med["jsmatvec"], "simd_vs_scalar_tps": med["main"] / med["scalar"]}
     print(f"re-quantize all weights (slowest setting): {rq['requant_ms']:.1f} ms; median {rq['median_ms']:.1f} ms; restore {rq['restore_ms']:.1f} ms")
     print(f"greedy tokens/s: SIMD {med['main']:.0f}, scalar {med['scalar']:.0f}, plain-JS matvec {med['jsmatvec']:.0f}; "
-          f"SIMD/JS {data['simd_vs_js_tps']:.1f}x, SIMD/scalar {data['simd_vs_scalar_tps']:.1f}x (median of 5 interleaved "
+          f"SIMD/JS {data['simd_vs_js_tps']:.1f}x, SIMD/scalar {data['simd_vs_scalar_tps']:.1f}x (median of 7 interleaved "
           f"rounds after one warm-up run each; first runs: " + ", ".join(f"{v} {t:.0f}" for v, t in cold.items()) + ")")
     write_json(json_path, data)
     return data

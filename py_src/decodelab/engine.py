@@ -59,6 +59,7 @@ class KernelLogits:
         self.over_vals = k.alloc(4 * self.MAX_OVERRIDES)
         self.out = k.alloc(24 + 8 * V)
         self._prepare = k.host.func("dl_logits_prepare")
+        self._argmax = k.host.func("dl_logits_argmax")
         self._outbuf = bytearray(24 + 8 * V)
         self.z = engine._logits
         self.ptr = engine.logits_ptr
@@ -74,6 +75,10 @@ class KernelLogits:
             self.z = array("f", bytes(4 * self.vocab_size))
             self.k.host.read_into(self.ptr, self.z)
         return self.z[i]
+
+    def argmax(self) -> int:
+        """The top token, ties to the lower id (dl_logits_argmax: one call, nothing copied)."""
+        return self._argmax(self.ptr, self.vocab_size)
 
     def prepare(self, inv_t: float, overrides: dict, top_n: int):
         n_over = len(overrides)

@@ -143,6 +143,10 @@ class ListLogits:
     def value(self, i: int) -> float:
         return self.z[i]
 
+    def argmax(self) -> int:
+        z = self.z
+        return max(range(len(z)), key=lambda i: (z[i], -i))
+
     def prepare(self, inv_t: float, overrides: dict, top_n: int):
         """-> (ids, values, M, Z, A): the top_n tokens by value (ties to the lower id) with their
         (penalised) values, and with s_i = z_i * inv_t: M = max s_i, Z = sum e^(s_i - M),
@@ -193,18 +197,59 @@ def _neg(x: float) -> float:
 
 
 class _Cut:
-    """What the filters decided for one step (see `_filter`)."""
+    """Candidates of one step, their probabilities (computed lazily) and what the filters kept."""
     __slots__ = ("ids", "vals", "probs", "cum", "keep", "inv", "M", "Z", "A")
+
+    CHUNK = 32
+
+    def grow(self, m: int) -> None:
+        """Make probs and running sums cover the first m candidates (at least a chunk more at a
+        time): a rule computes them only as far down the ranking as it needs to look."""
+        have = len(self.probs)
+        if have >= m:
+            return
+        m = min(len(self.vals), max(m, have + self.CHUNK))
+        inv, M, Z, exp = self.inv, self.M, self.Z, math.exp
+        new = [exp(z * inv - M) / Z for z in self.vals[have:m]]
+        self.probs += new
+        if self.cum:
+            run = accumulate(new, initial=self.cum[-1])
+            next(run)  # the initial value itself
+            self.cum += run
+        else:
+            self.cum += accumulate(new)
+
+    def first_reaching(self, target: float, limit: int) -> int:
+        """Index of the first running sum >= target among the first `limit`, or limit if none."""
+        lo = 0
+        while True:
+            self.grow(lo + 1)
+            hi = min(len(self.cum), limit)
+            j = bisect_left(self.cum, target, lo, hi)
+            if j < hi or hi == limit:
+                return j
+            lo = hi
+
+    def count_at_least(self, thr: float, limit: int) -> int:
+        """How many of the first `limit` probabilities are >= thr (they fall with rank)."""
+        lo = 0
+        while True:
+            self.grow(lo + 1)
+            hi = min(len(self.probs), limit)
+            j = bisect_right(self.probs, -thr, lo, hi, key=_neg)
+            if j < hi or hi == limit:
+                return j
+            lo = hi
 
 
 def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -> _Cut:
     """Fetch candidates and apply top-k, top-p and min-p (T > 0).
 
-    The per-token work avoids Python loops: probabilities come from one comprehension, running
-    sums from itertools.accumulate, and each cut is a binary search (`bisect`) on them, because
-    in Pyodide every Python-level iteration costs a fraction of a microsecond and a step must fit
-    in a fraction of a millisecond. Running sums are plain left-to-right sums, so a cut is the
-    first index whose running sum reaches its target, exactly as a loop would find it.
+    The per-token work avoids Python loops: probabilities come from comprehensions, running sums
+    from itertools.accumulate, and each cut is a binary search (`bisect`) on them, because in
+    Pyodide every Python-level iteration costs a fraction of a microsecond and a step must fit in
+    a fraction of a millisecond. Running sums are plain left-to-right sums, so a cut is the first
+    index whose running sum reaches its target, exactly as a loop would find it.
     """
     V = source.vocab_size
     k = int(s.top_k)
@@ -213,18 +258,18 @@ def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -
     inv = 1.0 if temp_last else 1.0 / float(s.temperature)
     # fetch as many candidates as the last step needed (sources remember it), more if that falls short
     n = V if fetch_all else min(V, k if k > 0 else getattr(source, "n_hint", 128))
-    exp = math.exp
+    c = _Cut()
     while True:
-        ids, vals, M, Z, A = source.prepare(inv, over, n)
-        complete = len(ids) == V
-        probs = [exp(z * inv - M) / Z for z in vals]
-        cum = list(accumulate(probs))
-        keep = len(ids) if k == 0 else min(k, len(ids))
+        c.ids, c.vals, c.M, c.Z, c.A = source.prepare(inv, over, n)
+        c.probs, c.cum, c.inv = [], [], inv
+        complete = len(c.ids) == V
+        keep = len(c.ids) if k == 0 else min(k, len(c.ids))
         need_more = False
         if s.top_p < 1:
             # with top-k on, top-p renormalises over the top-k set first
-            target = s.top_p * (cum[keep - 1] if k > 0 else 1.0)
-            j = bisect_left(cum, target, 0, keep)
+            if k > 0:
+                c.grow(keep)
+            j = c.first_reaching(s.top_p * (c.cum[keep - 1] if k > 0 else 1.0), keep)
             if j == keep:
                 if not complete and k == 0:
                     need_more = True
@@ -232,20 +277,21 @@ def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -
             else:
                 keep = j + 1
         if s.min_p > 0 and not need_more:
-            # probabilities fall with rank: count the leading ones at or above the threshold
-            j = bisect_right(probs, -(s.min_p * probs[0]), 0, keep, key=_neg)
-            if j == keep == len(ids) and not complete and k == 0 and s.top_p >= 1:
+            c.grow(1)
+            j = c.count_at_least(s.min_p * c.probs[0], keep)
+            if j == keep == len(c.ids) and not complete and k == 0 and s.top_p >= 1:
                 need_more = True  # the last fetched token still passes: survivors may go further
             keep = max(1, j)
-        if not filtering and not complete and u is not None and cum[-1] < u:
-            need_more = True  # no filter: every token survives; fetch until the draw is covered
+        if not filtering and not complete and u is not None:
+            c.grow(len(c.ids))
+            need_more = c.cum[-1] < u  # no filter: every token survives; fetch until the draw is covered
         if not need_more:
             break
         n = min(V, n * 4)
     if k == 0 and filtering and not fetch_all:
         source.n_hint = min(V, max(64, 2 * keep))
-    c = _Cut()
-    c.ids, c.vals, c.probs, c.cum, c.keep, c.inv, c.M, c.Z, c.A = ids, vals, probs, cum, keep, inv, M, Z, A
+    c.keep = keep
+    c.grow(keep)
     return c
 
 
@@ -271,7 +317,7 @@ def sample_token(source, history, s: Settings, rng: Rng | None) -> int:
     """The token `sample_step` would draw, without the statistics (the generation loop's path)."""
     over = penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
     if s.temperature == 0:
-        return source.prepare(0.0, over, 1)[0][0]
+        return _top(source, over)
     filtering = s.top_k > 0 or s.top_p < 1 or s.min_p > 0
     u = rng.random() if rng is not None else None
     c = _filter(source, over, s, u, False)
@@ -289,13 +335,14 @@ def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 
     V = source.vocab_size
     over = penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
     if s.temperature == 0:
-        tok = source.prepare(0.0, over, 1)[0][0]
+        tok = _top(source, over)
         return Step(tok, 1.0, 1, 0.0, 0.0, 0.0, [(tok, 1.0, 1.0)])
     filtering = s.top_k > 0 or s.top_p < 1 or s.min_p > 0
     temp_last = s.temperature_last and filtering
     u = rng.random() if rng is not None else None
     c = _filter(source, over, s, u, fetch_all)
     j, w = _draw(c, s, u, filtering, temp_last)
+    c.grow(len(c.ids) if not filtering else max(c.keep, min(head_size, len(c.ids))))
     keep, probs = c.keep, c.probs
     entropy_full = math.log(c.Z) - c.A / c.Z
     if not filtering:
@@ -318,11 +365,21 @@ def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 
     return Step(ids[j], q[j], survivors, max(0.0, 1.0 - kept_mass), ent, entropy_full, head)
 
 
+_GREEDY = Settings(temperature=0.0)
+
+
+def _top(source, over: dict) -> int:
+    """The top token (ties to the lower id): one kernel call without a penalty."""
+    return source.argmax() if not over else source.prepare(0.0, over, 1)[0][0]
+
+
 def greedy(source, history=(), s: Settings | None = None) -> int:
     """The top token after the repetition penalty (ties to the lower id)."""
-    s = s or Settings(temperature=0.0)
+    s = s or _GREEDY
+    if s.repetition_penalty == 1.0:
+        return source.argmax()
     over = penalty_overrides(source, list(history), s.repetition_penalty, int(s.penalty_window))
-    return source.prepare(0.0, over, 1)[0][0]
+    return _top(source, over)
 
 
 def token_logprob(source, token: int) -> float:
