@@ -80,7 +80,8 @@ def wasm_compiler() -> list[str]:
 
 
 def step_kernels() -> None:
-    """kernels/*.c -> web/kernels/kernel_simd.wasm and kernel_scalar.wasm."""
+    """kernels/*.c -> web/kernels/: kernel_relaxed.wasm (SIMD + relaxed-SIMD dot), kernel_simd.wasm
+    (SIMD), kernel_scalar.wasm and kernel_jsmatvec.wasm (products in plain JS)."""
     out = WEB / "kernels"
     out.mkdir(parents=True, exist_ok=True)
     sources = [ROOT / "kernels" / s for s in KERNEL_SOURCES if (ROOT / "kernels" / s).exists()]
@@ -94,7 +95,8 @@ def step_kernels() -> None:
         if not link.exists():
             link.symlink_to(shutil.which("wasm-ld-19"))
         env["PATH"] = f"{shim}:{env['PATH']}"
-    builds = (("kernel_simd.wasm", ["-msimd128"]), ("kernel_scalar.wasm", ["-mno-simd128"]),
+    builds = (("kernel_relaxed.wasm", ["-msimd128", "-mrelaxed-simd"]), ("kernel_simd.wasm", ["-msimd128"]),
+              ("kernel_scalar.wasm", ["-mno-simd128"]),
               ("kernel_jsmatvec.wasm", ["-mno-simd128", "-DDL_JS_MATVEC"]))
     for name, flags in builds:
         target = out / name  # always rebuilt: it takes well under a second
@@ -171,7 +173,7 @@ def step_build_info(wheel: Path, micropip: Path, models: list[str]) -> None:
         "wheel": f"wheels/{wheel.name}?v={digest(wheel)}",
         "micropip": f"wheels/{micropip.name}",
         "kernels": {k: f"kernels/{k}.wasm?v={digest(WEB / 'kernels' / (k + '.wasm'))}"
-                    for k in ("kernel_simd", "kernel_scalar", "kernel_jsmatvec")},
+                    for k in ("kernel_relaxed", "kernel_simd", "kernel_scalar", "kernel_jsmatvec")},
         "models": {Path(m).stem: f"models/{m}?v={digest(WEB / 'models' / m)}" for m in models},
         "version": digest(wheel),
     }

@@ -18,7 +18,7 @@ static double gmacs(int fast, const int8_t *q, const float *s, const float *x, f
     double t0 = now(), t;
     do {
         for (int i = 0; i < 16; i++) {
-            if (fast) dl_matvec_fast(q, s, x, y, rows, cols, scratch);
+            if (fast) dl_matvec_fast(q, s, x, y, rows, cols, scratch, 0);
             else dl_matvec_f32x(q, s, x, y, rows, cols);
         }
         reps += 16;

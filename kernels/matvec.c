@@ -12,10 +12,12 @@
 #include <wasm_simd128.h>
 #endif
 
-int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 4; }
+int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 5; }
 
 int32_t DL_EXPORT("dl_simd_enabled") dl_simd_enabled(void) {
-#ifdef __wasm_simd128__
+#if defined(__wasm_relaxed_simd__)
+    return 2;
+#elif defined(__wasm_simd128__)
     return 1;
 #else
     return 0;
@@ -157,14 +159,14 @@ float DL_EXPORT("dl_quantize_x") dl_quantize_x(const float *x, int8_t *xq, int32
         for (c = 0; c < cols; c++) xq[c] = 0;
         return 0.0f;
     }
-    float inv = 127.0f / amax;
+    float inv = (float)DL_ACT_QMAX / amax;
     for (c = 0; c < c4; c += 4)
-        dl_store_i8x4(xq + c, dl_clamp4(dl_round_away4(*(const dl_f4u *)(x + c) * inv), 127.0f));
+        dl_store_i8x4(xq + c, dl_clamp4(dl_round_away4(*(const dl_f4u *)(x + c) * inv), (float)DL_ACT_QMAX));
     for (; c < cols; c++) {
         int32_t i = dl_round_away(x[c] * inv);
-        xq[c] = (int8_t)(i > 127 ? 127 : (i < -127 ? -127 : i));
+        xq[c] = (int8_t)(i > DL_ACT_QMAX ? DL_ACT_QMAX : (i < -DL_ACT_QMAX ? -DL_ACT_QMAX : i));
     }
-    return amax / 127.0f;
+    return amax / (float)DL_ACT_QMAX;
 }
 
 static int32_t dot_i8x_row(const int8_t *q, const int8_t *xq, int32_t from, int32_t cols) {
@@ -174,17 +176,55 @@ static int32_t dot_i8x_row(const int8_t *q, const int8_t *xq, int32_t from, int3
 }
 
 /* Y[t][r] = s[r] * xs[t] * sum_c q[r][c] * XQ[t][c]: same loop order as dl_matmat_f32x. */
+void DL_EXPORT("dl_row_sums") dl_row_sums(const int8_t *q, int32_t rows, int32_t cols, int32_t *out) {
+    for (int32_t r = 0; r < rows; r++) {
+        int32_t acc = 0;
+        for (int32_t c = 0; c < cols; c++) acc += q[r * cols + c];
+        out[r] = acc;
+    }
+}
+
 void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const float *xs,
-                                              float *Y, int32_t rows, int32_t cols, int32_t n) {
+                                              float *Y, int32_t rows, int32_t cols, int32_t n, const int32_t *qsum) {
+    (void)qsum; /* only the relaxed-SIMD build reads it */
 #ifdef DL_JS_MATVEC
     js_matmat_i8x(q, s, XQ, xs, Y, rows, cols, n);
     return;
 #endif
     int32_t r = 0;
 #ifdef __wasm_simd128__
+    const int32_t c16 = cols & ~15;
+#ifdef __wasm_relaxed_simd__
+    /* Relaxed SIMD: i32x4.relaxed_dot_i8x16_i7x16_add_s multiplies signed weights by an operand
+     * that must lie in [0, 127]; x + 64 does (x is in [-63, 63]), and the 64 * (row sum) it adds
+     * is taken off at the end. Exact in integers, so the same bits as the path below. On x86 it
+     * is pmaddubsw + pmaddwd + paddd for 16 products, where widening takes about twice that. */
+    if (qsum) {
+        const v128_t off = wasm_i8x16_splat(64);
+        for (; r + 4 <= rows; r += 4) {
+            const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
+            for (int32_t t = 0; t < n; t++) {
+                const int8_t *xq = XQ + t * cols;
+                v128_t acc[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
+                for (int32_t c = 0; c < c16; c += 16) {
+                    v128_t xu = wasm_i8x16_add(wasm_v128_load(xq + c), off);
+                    for (int k = 0; k < 4; k++)
+                        acc[k] = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(wasm_v128_load(qr[k] + c), xu, acc[k]);
+                }
+                for (int k = 0; k < 4; k++) {
+                    int32_t sum = wasm_i32x4_extract_lane(acc[k], 0) + wasm_i32x4_extract_lane(acc[k], 1) +
+                                  wasm_i32x4_extract_lane(acc[k], 2) + wasm_i32x4_extract_lane(acc[k], 3);
+                    int32_t tail_w = 0;
+                    for (int32_t c = c16; c < cols; c++) tail_w += qr[k][c];
+                    sum -= 64 * (qsum[r + k] - tail_w); /* the offset, over the columns done above */
+                    Y[t * rows + r + k] = s[r + k] * xs[t] * (float)(sum + dot_i8x_row(qr[k], xq, c16, cols));
+                }
+            }
+        }
+    }
+#endif
     /* Widen int8 to int16 and multiply-add pairs into int32 lanes (i32x4.dot_i16x8_s).
      * Each dot adds at most 2*127*127 per lane, so int32 cannot overflow for any width we use. */
-    const int32_t c16 = cols & ~15;
     for (; r + 4 <= rows; r += 4) {
         const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
         for (int32_t t = 0; t < n; t++) {
@@ -213,12 +253,12 @@ void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, c
 }
 
 void DL_EXPORT("dl_matvec_i8x") dl_matvec_i8x(const int8_t *q, const float *s, const int8_t *xq, float xs,
-                                              float *y, int32_t rows, int32_t cols) {
-    dl_matmat_i8x(q, s, xq, &xs, y, rows, cols, 1);
+                                              float *y, int32_t rows, int32_t cols, const int32_t *qsum) {
+    dl_matmat_i8x(q, s, xq, &xs, y, rows, cols, 1, qsum);
 }
 
 void DL_EXPORT("dl_matvec_fast") dl_matvec_fast(const int8_t *q, const float *s, const float *x, float *y,
-                                                int32_t rows, int32_t cols, int8_t *scratch) {
+                                                int32_t rows, int32_t cols, int8_t *scratch, const int32_t *qsum) {
     float xs = dl_quantize_x(x, scratch, cols);
-    dl_matmat_i8x(q, s, scratch, &xs, y, rows, cols, 1);
+    dl_matmat_i8x(q, s, scratch, &xs, y, rows, cols, 1, qsum);
 }

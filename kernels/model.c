@@ -63,6 +63,7 @@ typedef struct {
     float *s;        /* one scale per row */
     const int8_t *q0;/* the shipped weights inside the bundle, for restore and re-quantization */
     const float *s0;
+    int32_t *qsum;   /* sum of each row of q (the relaxed-SIMD fast path needs them; kept in step with q) */
     int32_t rows, cols;
 } QMat;
 
@@ -149,12 +150,14 @@ static int bind_matrix(QMat *m, const uint8_t *b, uint32_t len, const char *name
     m->s0 = (const float *)(b + rd32(e + 40));
     m->q = dl_alloc((uint32_t)(rows * cols));
     m->s = dl_alloc((uint32_t)(4 * rows));
-    if (!m->q || !m->s) {
+    m->qsum = dl_alloc((uint32_t)(4 * rows));
+    if (!m->q || !m->s || !m->qsum) {
         last_error = "out of memory for the weights";
         return 0;
     }
     copy_bytes(m->q, m->q0, (uint32_t)(rows * cols));
     copy_bytes(m->s, m->s0, (uint32_t)(4 * rows));
+    dl_row_sums(m->q, rows, cols, m->qsum);
     return 1;
 }
 
@@ -245,7 +248,7 @@ Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) 
 static void linear(Model *m, const QMat *w, const float *X, float *Y, int32_t n) {
     if (m->fast) {
         for (int32_t t = 0; t < n; t++) m->xs[t] = dl_quantize_x(X + t * w->cols, m->xq + t * w->cols, w->cols);
-        dl_matmat_i8x(w->q, w->s, m->xq, m->xs, Y, w->rows, w->cols, n);
+        dl_matmat_i8x(w->q, w->s, m->xq, m->xs, Y, w->rows, w->cols, n, w->qsum);
     } else {
         dl_matmat_f32x(w->q, w->s, X, Y, w->rows, w->cols, n);
     }
@@ -578,6 +581,7 @@ static int32_t each_matrix(Model *m, int32_t bits, int32_t scheme, int restore) 
         } else {
             requant_matrix(w, bits, scheme, m->ff); /* the run state's widest buffer as scratch */
         }
+        dl_row_sums(w->q, w->rows, w->cols, w->qsum);
     }
     return n;
 }

@@ -30,6 +30,14 @@ def kernel():
 
 
 @pytest.fixture(scope="session")
+def simd_kernel():
+    """SIMD without the relaxed-SIMD dot: what the page falls back to where that is missing."""
+    from decodelab.kernel import Kernel
+
+    return Kernel.open(variant="simd")
+
+
+@pytest.fixture(scope="session")
 def scalar_kernel():
     from decodelab.kernel import Kernel
 

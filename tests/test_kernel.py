@@ -4,15 +4,18 @@ Tolerances, and why:
 * exact path (x in float32): the only error is float32 summation. The standard worst-case bound
   for summing n terms is gamma_n * sum|terms| with gamma_n = n*u/(1 - n*u), u = 2^-24; we assert
   that bound per row (plus one rounding for the final scale multiply).
-* fast path (x quantized to int8): the kernel's integer dot product is exact, so we mirror its
-  arithmetic in numpy (same float32 steps, same rounding) and require bit-identical results.
+* fast path (x rounded to integers in [-63, 63]): the kernel's integer dot product is exact, so
+  we mirror its arithmetic in numpy (same float32 steps, same rounding) and require bit-identical
+  results, with and without the row sums that switch on the relaxed-SIMD dot product.
   Against the float64 product the error then comes only from rounding x: each x[c] moves by at
-  most xs/2 with xs = max|x|/127, so |y_fast[r] - y[r]| <= s_r * sum_c |q_rc| * xs/2 (+ float32
+  most xs/2 with xs = max|x|/63, so |y_fast[r] - y[r]| <= s_r * sum_c |q_rc| * xs/2 (+ float32
   rounding). That bound is what the test asserts; for Gaussian data the observed relative error
   is about 0.3-0.9%.
 """
 import numpy as np
 import pytest
+
+from decodelab.reference import ACT_QMAX
 
 SHAPES = [(1, 1), (1, 17), (33, 15), (4, 16), (5, 33), (64, 64), (257, 129), (4096, 256)]
 U = 2.0 ** -24
@@ -30,10 +33,10 @@ def quantize_x_like_kernel(x: np.ndarray) -> tuple[np.ndarray, np.float32]:
     amax = np.float32(np.abs(x).max()) if x.size else np.float32(0)
     if amax == 0:
         return np.zeros_like(x, dtype=np.int8), np.float32(0)
-    inv = np.float32(127) / amax
+    inv = np.float32(ACT_QMAX) / amax
     v = (x * inv).astype(np.float32)
-    q = np.clip(round_away_f32(v), -127, 127).astype(np.int8)
-    return q, np.float32(amax / np.float32(127))
+    q = np.clip(round_away_f32(v), -ACT_QMAX, ACT_QMAX).astype(np.int8)
+    return q, np.float32(amax / np.float32(ACT_QMAX))
 
 
 def fast_mirror(q, s, x):
@@ -49,6 +52,8 @@ def check(kernel, q, s, x):
         m = kernel.upload_matrix(q.tobytes(), s.astype(np.float32), rows, cols)
         exact = np.array(m.matvec(x.astype(np.float32), fast=False), dtype=np.float64)
         fast = np.array(m.matvec(x.astype(np.float32), fast=True), dtype=np.float32)
+        m.use_row_sums = False  # the relaxed build's other route (no row sums): the same bits
+        assert np.array_equal(fast, np.array(m.matvec(x.astype(np.float32), fast=True), dtype=np.float32))
     finally:
         kernel.release(mark)
     s64, x64, q64 = s.astype(np.float64), x.astype(np.float32).astype(np.float64), q.astype(np.float64)
@@ -58,15 +63,15 @@ def check(kernel, q, s, x):
     bound_exact = (gamma + U) * absterms + 1e-45
     assert np.all(np.abs(exact - ref) <= bound_exact), "exact path outside the float32 summation bound"
     assert np.array_equal(fast, fast_mirror(q, s, x)), "fast path differs from its integer mirror"
-    xs = np.abs(x64).max() / 127 if cols else 0.0
+    xs = np.abs(x64).max() / ACT_QMAX if cols else 0.0
     bound_fast = np.abs(s64) * (np.abs(q64).sum(1) * xs / 2) * (1 + 1e-5) + 2 * U * absterms + 1e-45
     assert np.all(np.abs(fast.astype(np.float64) - ref) <= bound_fast), "fast path beyond the x-rounding bound"
     return exact, fast, ref
 
 
-@pytest.fixture(params=["simd", "scalar"])
-def any_kernel(request, kernel, scalar_kernel):
-    return kernel if request.param == "simd" else scalar_kernel
+@pytest.fixture(params=["relaxed", "simd", "scalar"])
+def any_kernel(request, kernel, simd_kernel, scalar_kernel):
+    return {"relaxed": kernel, "simd": simd_kernel, "scalar": scalar_kernel}[request.param]
 
 
 @pytest.mark.parametrize("rows,cols", SHAPES)
@@ -114,15 +119,16 @@ def test_extremes(any_kernel, case):
         np.testing.assert_allclose(fast, ref, rtol=1e-6)
 
 
-def test_simd_and_scalar_builds_agree_on_fast_path(kernel, scalar_kernel):
+def test_simd_and_scalar_builds_agree_on_fast_path(kernel, simd_kernel, scalar_kernel):
     rng = np.random.default_rng(11)
     q = rng.integers(-127, 128, (301, 333), dtype=np.int8)
     s = rng.uniform(1e-3, 5e-2, 301).astype(np.float32)
     x = rng.standard_normal(333).astype(np.float32)
     a = check(kernel, q, s, x)[1]
-    b = check(scalar_kernel, q, s, x)[1]
-    assert np.array_equal(a, b)  # integer accumulation: identical regardless of order
-    assert kernel.simd and not scalar_kernel.simd
+    b = check(simd_kernel, q, s, x)[1]
+    c = check(scalar_kernel, q, s, x)[1]
+    assert np.array_equal(a, b) and np.array_equal(a, c)  # integer accumulation: identical in any order
+    assert (kernel.simd_level, simd_kernel.simd_level, scalar_kernel.simd_level) == (2, 1, 0)
 
 
 def test_allocator_mark_release_and_zeroing(kernel):

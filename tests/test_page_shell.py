@@ -43,12 +43,23 @@ def test_scalar_fallback_has_a_notice(page):
     assert "no WebAssembly SIMD" in page.inner_text("#kernel-notice")
 
 
+def test_best_kernel_by_default_and_fallback_without_relaxed_simd(page):
+    open_ready(page)
+    assert py(page, "ping")["simd_level"] == 2
+    # a browser that cannot validate the relaxed-SIMD build (here: its bytes are not wasm) gets plain SIMD
+    page.route("**/kernel_relaxed.wasm*", lambda route: route.fulfill(status=200, body=b"not wasm",
+                                                                     headers={"Content-Type": "application/wasm"}))
+    open_ready(page)
+    stage = page.inner_text("#boot-stage")
+    assert py(page, "ping")["simd_level"] == 1 and "SIMD kernel" in stage and "relaxed" not in stage
+
+
 def test_missing_file_gives_a_clear_error(page):
-    page.route("**/kernel_simd.wasm*", lambda route: route.fulfill(status=404, body="gone"))
+    page.route("**/kernel_relaxed.wasm*", lambda route: route.fulfill(status=404, body="gone"))
     page.goto(page.site + "/")
     page.wait_for_function("document.body.dataset.ready === 'failed'", timeout=60_000)
     msg = page.inner_text("#boot-error")
-    assert "SIMD kernel is missing" in msg and "404" in msg
+    assert "relaxed-SIMD kernel is missing" in msg and "404" in msg
 
 
 def test_damaged_model_file_gives_a_clear_error(page):

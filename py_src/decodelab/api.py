@@ -53,7 +53,8 @@ def ping() -> dict:
     import sys
 
     k = kernel()
-    return {"python": sys.version.split()[0], "simd": k.simd, "kernel": getattr(k.host, "name", "")}
+    return {"python": sys.version.split()[0], "simd": k.simd, "simd_level": k.simd_level,
+            "kernel": getattr(k.host, "name", "")}
 
 
 def engine(name: str = "main"):

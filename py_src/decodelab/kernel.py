@@ -37,7 +37,9 @@ class WasmtimeHost:
         path = Path(wasm_path)
         if not path.exists():
             raise KernelError(f"kernel file not found: {path} (run `python build.py` first)")
-        self.engine = wasmtime.Engine()
+        cfg = wasmtime.Config()
+        cfg.wasm_relaxed_simd = True  # the main build's fast path uses the relaxed-SIMD dot product
+        self.engine = wasmtime.Engine(cfg)
         self.store = wasmtime.Store(self.engine)
         try:
             module = wasmtime.Module.from_file(self.engine, str(path))
@@ -174,32 +176,37 @@ class PyodideHost:
 
 
 def default_wasm_path(simd: bool = True) -> Path:
+    """The build the page prefers (SIMD with the relaxed-SIMD dot), or the scalar one."""
     root = Path(__file__).resolve().parents[2]
-    return root / "web" / "kernels" / ("kernel_simd.wasm" if simd else "kernel_scalar.wasm")
+    return root / "web" / "kernels" / ("kernel_relaxed.wasm" if simd else "kernel_scalar.wasm")
 
 
 class Kernel:
     """Typed access to the kernel's exports over either host."""
 
-    ABI_VERSION = 4
+    ABI_VERSION = 5
 
     def __init__(self, host):
         self.host = host
         abi = host.call("dl_abi_version")
         if abi != self.ABI_VERSION:
             raise KernelError(f"kernel ABI {abi}, this Python expects {self.ABI_VERSION}: rebuild the kernel")
-        self.simd = bool(host.call("dl_simd_enabled"))
+        self.simd_level = host.call("dl_simd_enabled")  # 0 scalar, 1 SIMD, 2 SIMD + relaxed-SIMD dot
+        self.simd = self.simd_level >= 1
         self._matvec_f32x = host.func("dl_matvec_f32x")
         self._matvec_fast = host.func("dl_matvec_fast")
 
     @classmethod
     def open(cls, simd: bool = True, wasm_path: str | Path | None = None, variant: str | None = None) -> "Kernel":
         """variant: None (the page's main kernel), "scalar" or "jsmatvec" (chapter 2's speed race;
-        the plain-JS build exists only in the browser)."""
+        the plain-JS build exists only in the browser), or "simd" (SIMD without the relaxed-SIMD
+        dot: the page's fallback, loaded here by tests)."""
         if IN_PYODIDE:
             return cls(PyodideHost("decodelab_kernel" + (f"_{variant}" if variant else "")))
         if variant == "jsmatvec":
             raise KernelError("the plain-JS matvec kernel runs only in the browser")
+        if variant == "simd" and not wasm_path:
+            wasm_path = default_wasm_path().with_name("kernel_simd.wasm")
         return cls(WasmtimeHost(wasm_path or default_wasm_path(simd and variant != "scalar")))
 
     # -- memory ------------------------------------------------------------------------------
@@ -249,9 +256,12 @@ class Matrix:
         self.x_ptr = kernel.alloc(4 * cols)
         self.y_ptr = kernel.alloc(4 * rows)
         self.scratch = kernel.alloc(cols + 16)
+        self.qsum = kernel.alloc(4 * rows)  # row sums, once, as the model does at load
+        kernel.host.call("dl_row_sums", q_ptr, rows, cols, self.qsum)
+        self.use_row_sums = True  # False: the fast path without them (same bits, no relaxed dot)
 
     def matvec(self, x, fast: bool = True) -> array:
-        """y = W x through the kernel; fast quantizes x to int8, exact keeps it float32."""
+        """y = W x through the kernel; fast rounds x to 7-bit integers, exact keeps it float32."""
         k = self.k
         k.put_f32(self.x_ptr, x)
         self.run(fast)
@@ -262,6 +272,7 @@ class Matrix:
         k = self.k
         for _ in range(repeat):
             if fast:
-                k._matvec_fast(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols, self.scratch)
+                k._matvec_fast(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols, self.scratch,
+                               self.qsum if self.use_row_sums else 0)
             else:
                 k._matvec_f32x(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols)

@@ -39,15 +39,19 @@ def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (x - mu) / np.sqrt(var + x.dtype.type(LN_EPS)) * w + b
 
 
+ACT_QMAX = 63  # kernels/decodelab.h DL_ACT_QMAX
+
+
 def quantize_rows_like_kernel(x: np.ndarray) -> np.ndarray:
-    """The fast path's activation rounding: each row to int8 with one scale (max|x|/127), back to float."""
+    """The fast path's activation rounding: each row to integers in [-63, 63] with one scale
+    (max|x| / 63, kernels/decodelab.h DL_ACT_QMAX), back to float."""
     x32 = x.astype(np.float32)
     amax = np.abs(x32).max(-1, keepdims=True)
     safe = np.where(amax == 0, np.float32(1), amax)
-    v = (x32 * (np.float32(127) / safe)).astype(np.float32)
+    v = (x32 * (np.float32(ACT_QMAX) / safe)).astype(np.float32)
     t = np.trunc(v)
-    q = np.clip(t + ((v - t) >= 0.5) - ((v - t) <= -0.5), -127, 127)
-    return (q.astype(np.float64) * (amax.astype(np.float64) / 127.0)).astype(x.dtype)
+    q = np.clip(t + ((v - t) >= 0.5) - ((v - t) <= -0.5), -ACT_QMAX, ACT_QMAX)
+    return (q.astype(np.float64) * (amax.astype(np.float64) / ACT_QMAX)).astype(x.dtype)
 
 
 def forward(weights: dict[str, np.ndarray], cfg, tokens: list[int], act_quant: bool = False) -> np.ndarray:

@@ -1,19 +1,22 @@
 // The plain-JS int8 matvec, used as the page's "no WebAssembly" baseline (chapter 2) and in the
-// kernel benchmark. Written as well as plain JS allows: typed arrays, x quantized to int8 once
+// kernel benchmark. Written as well as plain JS allows: typed arrays, x rounded to 7-bit integers once
 // (exactly like the kernel's fast path), four rows per pass so each x[c] load serves four rows,
 // and independent int32 accumulators (`| 0` keeps V8 on integer adds, measured ~10-20% faster than
 // summing in doubles; |sum| <= cols * 127 * 127 stays far inside int32, so it is exact).
+const ACT_QMAX = 63; // kernels/decodelab.h DL_ACT_QMAX: activations are rounded to [-63, 63]
+
 export function quantizeX(x, xq) {
   let amax = 0;
   for (let c = 0; c < x.length; c++) { const a = Math.abs(x[c]); if (a > amax) amax = a; }
   if (amax === 0) { xq.fill(0); return 0; }
-  const inv = Math.fround(127 / amax);
+  const inv = Math.fround(ACT_QMAX / amax);
   for (let c = 0; c < x.length; c++) {
     const v = Math.fround(x[c] * inv);
     const t = Math.trunc(v), f = v - t;
-    xq[c] = f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
+    const r = f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
+    xq[c] = r > ACT_QMAX ? ACT_QMAX : r < -ACT_QMAX ? -ACT_QMAX : r;
   }
-  return Math.fround(amax / 127);
+  return Math.fround(amax / ACT_QMAX);
 }
 
 export function jsMatvecInt8(q, s, x, y, rows, cols, xq) {

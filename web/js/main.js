@@ -39,7 +39,7 @@ function bootUi() {
     window.__readyAt = performance.now();
     window.__bootStages.ready = info.ms / 1000;
     document.getElementById("boot").classList.add("ready");
-    stageEl.textContent = `Ready in ${(info.ms / 1000).toFixed(2)} s: Python ${info.python}, ${info.simd ? "SIMD" : "scalar"} kernel.`;
+    stageEl.textContent = `Ready in ${(info.ms / 1000).toFixed(2)} s: Python ${info.python}, ${["scalar", "SIMD", "relaxed-SIMD"][info.simd_level] || "scalar"} kernel.`;
     if (info.kernelNotice) {
       const n = document.getElementById("kernel-notice");
       n.textContent = info.kernelNotice;

@@ -29,18 +29,24 @@ async function fetchBytes(url, what) {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-// Pick the SIMD kernel when this browser validates it, else the scalar build (same ABI).
+// Pick the best build this browser validates: SIMD with the relaxed-SIMD dot product, else plain
+// SIMD, else the scalar build (same ABI, same results, slower).
 const siteRoot = new URL("../", self.location.href);
 const abs = (path) => new URL(path, siteRoot).href;
 
 async function loadKernel(info) {
-  const simdBytes = await fetchBytes(abs(info.kernels.kernel_simd), "SIMD kernel");
-  const forceScalar = params.get("kernel") === "scalar" || params.get("nosimd") === "1";
-  let bytes = simdBytes, name = "kernel_simd.wasm", notice = "";
-  if (forceScalar || !WebAssembly.validate(simdBytes)) {
-    bytes = await fetchBytes(abs(info.kernels.kernel_scalar), "scalar kernel");
-    name = "kernel_scalar.wasm";
-    notice = forceScalar && params.get("kernel") === "scalar"
+  const choice = params.get("kernel"); // ?kernel=scalar|simd|relaxed forces a build (tests, curious readers)
+  const forceScalar = choice === "scalar" || params.get("nosimd") === "1";
+  let candidates = [["kernel_relaxed", "relaxed-SIMD kernel"], ["kernel_simd", "SIMD kernel"], ["kernel_scalar", "scalar kernel"]];
+  if (forceScalar) candidates = candidates.slice(2);
+  else if (choice === "simd") candidates = candidates.slice(1);
+  let bytes = null, name = "", notice = "";
+  for (const [key, what] of candidates) {
+    const b = await fetchBytes(abs(info.kernels[key]), what);
+    if (key === "kernel_scalar" || WebAssembly.validate(b)) { bytes = b; name = key + ".wasm"; break; }
+  }
+  if (name === "kernel_scalar.wasm") {
+    notice = forceScalar && choice === "scalar"
       ? "Scalar kernel selected by the page address."
       : "This browser has no WebAssembly SIMD, so the page runs the scalar kernel: same results, several times slower.";
   }
