@@ -1,6 +1,6 @@
 /* Native benchmark harness: the same matvec.c compiled with gcc -O3 -march=native -DDL_NATIVE.
  * Usage: bench_native ROWS COLS [ROWS COLS ...]; prints one JSON object per shape with GMAC/s of
- * the fast path (int8 x) and the exact path (float32 x). Weights and inputs are pseudo-random. */
+ * the fast path (x rounded to 7-bit integers) and the exact path (float32 x). Weights and inputs are pseudo-random. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

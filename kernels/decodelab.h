@@ -106,7 +106,7 @@ float *dl_model_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logi
 /* No KV cache: empty the cache and recompute all n tokens; logits of the last. */
 float *dl_model_recompute(Model *m, const int32_t *tokens, int32_t n);
 float *dl_model_logits(const Model *m);
-/* Activation path: 1 = x quantized to int8 (fast), 0 = x in float32 (exact). */
+/* Activation path: 1 = x rounded to integers in [-DL_ACT_QMAX, DL_ACT_QMAX] (fast), 0 = x in float32 (exact). */
 void dl_model_set_fast(Model *m, int32_t fast);
 /* Counters since load or the last reset: token positions processed, multiply-accumulates. */
 double dl_model_passes(const Model *m);

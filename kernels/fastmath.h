@@ -25,6 +25,20 @@ typedef float dl_f4u __attribute__((vector_size(16), aligned(4)));
 
 static inline dl_f4 dl_splat(float v) { return (dl_f4){v, v, v, v}; }
 
+/* lane-wise trunc and floor: clang's builtins (f32x4.trunc / f32x4.floor in wasm), or per lane
+ * for gcc (the native benchmark build) */
+#if defined(__clang__)
+#define dl_trunc4(v) __builtin_elementwise_trunc(v)
+#define dl_floor4(v) __builtin_elementwise_floor(v)
+#else
+static inline dl_f4 dl_trunc4(dl_f4 v) {
+    return (dl_f4){__builtin_truncf(v[0]), __builtin_truncf(v[1]), __builtin_truncf(v[2]), __builtin_truncf(v[3])};
+}
+static inline dl_f4 dl_floor4(dl_f4 v) {
+    return (dl_f4){__builtin_floorf(v[0]), __builtin_floorf(v[1]), __builtin_floorf(v[2]), __builtin_floorf(v[3])};
+}
+#endif
+
 /* lanes of a where mask is all ones, else lanes of b */
 static inline dl_f4 dl_select(dl_i4 mask, dl_f4 a, dl_f4 b) {
     return (dl_f4)(((dl_i4)a & mask) | ((dl_i4)b & ~mask));
@@ -56,7 +70,7 @@ static inline dl_f4 dl_clamp4(dl_f4 v, float lim) {
 
 /* round half away from zero, lane for lane as dl_round_away in matvec.c (v - trunc(v) is exact) */
 static inline dl_f4 dl_round_away4(dl_f4 v) {
-    dl_f4 t = __builtin_elementwise_trunc(v), f = v - t;
+    dl_f4 t = dl_trunc4(v), f = v - t;
     return dl_select(f >= 0.5f, t + 1.0f, dl_select(f <= -0.5f, t - 1.0f, t));
 }
 
@@ -77,7 +91,7 @@ static inline float dl_expf(float x) {
 static inline dl_f4 dl_expf4(dl_f4 x) {
     dl_f4 xc = dl_select(x < dl_splat(-69.0f), dl_splat(-69.0f), x);
     xc = dl_select(xc > dl_splat(88.0f), dl_splat(88.0f), xc);
-    dl_f4 kf = __builtin_elementwise_floor(xc * 1.44269504f + 0.5f);
+    dl_f4 kf = dl_floor4(xc * 1.44269504f + 0.5f);
     dl_f4 r = xc - kf * 0.693145752f - kf * 1.42860677e-06f;
     dl_f4 p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
     dl_f4 two_k = (dl_f4)((__builtin_convertvector(kf, dl_i4) + 127) << 23);

@@ -212,14 +212,14 @@ def bench_generate(web: Path, json_path: Path | None, runs: int = 5, warmup: int
           f"after {warmup} warm-up rounds")
     print(f"greedy text identical in Chromium and wasmtime: {data['greedy_text_identical']}")
     print(f"activation path on {act['stories']} validation stories: exact {act['exact_nats']:.4f} nats/token, "
-          f"fast (int8 x) {act['fast_nats']:.4f} (+{act['fast_nats'] - act['exact_nats']:.4f}); greedy tokens/s in "
+          f"fast (7-bit x) {act['fast_nats']:.4f} (+{act['fast_nats'] - act['exact_nats']:.4f}); greedy tokens/s in "
           f"Chromium: fast {act['chromium_greedy_tps_fast']:.0f}, exact {act['chromium_greedy_tps_exact']:.0f}")
     write_json(json_path, data)
     return data
 
 
 def activation_paths(e, stories: int = 60) -> dict:
-    """Held-out loss with x in float32 (exact path) and x rounded to int8 (fast path), through the
+    """Held-out loss with x in float32 (exact path) and x rounded to 7-bit integers (fast path), through the
     numpy mirror of the kernel's arithmetic, on the first validation stories."""
     from . import reference
     from .training.corpus import valid_stories
