@@ -178,3 +178,28 @@ def test_argmax_is_the_top_token_with_ties_to_the_lower_id(model):
     logits = model.feed([5, 6, 7])
     src = model.source.bind(logits, model.logits_ptr)
     assert src.argmax() == src.prepare(0.0, {}, 1)[0][0] == ListLogits(logits).argmax()
+
+
+@pytest.mark.parametrize("t", [0.3, 1.0, 1.7])
+def test_rank_curve_matches_the_sampler(model, t):
+    """The panel's probability-by-rank curve (kernel, float32 exponentials) against the sampler's
+    own full distribution (Python, float64)."""
+    from decodelab.ch1 import rank_sample
+
+    ids = [model.eot] + model.tokenizer.encode("Once upon a time, there was a")
+    logits = model.feed(ids)
+    src = model.source.bind(logits, model.logits_ptr)
+    full = sample_step(src, ids, Settings(temperature=t, top_p=1.0), None, head_size=model.vocab, fetch_all=True)
+    probs = [p for _, p, _ in full.head]
+    ranks = rank_sample(model.vocab)
+    _, _, M, Z, _ = src.prepare(1 / t, {}, 0)
+    p, cum = src.rank_curve(src.sorted_copy({}), 1 / t, M, Z, ranks)
+    run = 0.0
+    cums = []
+    for q in probs:
+        run += q
+        cums.append(run)
+    for r, pr, cr in zip(ranks, p, cum):
+        assert math.isclose(pr, probs[r - 1], rel_tol=2e-5, abs_tol=1e-12)
+        assert math.isclose(cr, cums[r - 1], rel_tol=2e-5)
+    assert math.isclose(cum[-1], 1.0, rel_tol=1e-5)
