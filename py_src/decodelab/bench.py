@@ -284,11 +284,11 @@ def bench_requant(web: Path, json_path: Path | None) -> dict:
         page = _page(browser, url)
         rq = call(page, "bench_requant")
         variants = ("main", "scalar", "jsmatvec")
-        cold = {v: call(page, "ch2_speed", variant=v, n=48)["tps"] for v in variants}
+        cold = {v: call(page, "ch2_speed", variant=v)["tps"] for v in variants}
         speeds = {v: [] for v in variants}
         for _ in range(7):  # interleaved rounds, after the warm-up above (see bench_generate)
             for v in variants:
-                speeds[v].append(call(page, "ch2_speed", variant=v, n=48)["tps"])
+                speeds[v].append(call(page, "ch2_speed", variant=v)["tps"])
     med = {v: statistics.median(x) for v, x in speeds.items()}
     data = {"requant_ms": rq["requant_ms"], "requant_median_ms": rq["median_ms"], "restore_ms": rq["restore_ms"],
             "per_setting_ms": rq["per_setting_ms"], "tps": med, "first_run_tps": cold,

@@ -129,7 +129,7 @@ _speed_engines: dict = {}
 
 
 @endpoint
-def ch2_speed(variant: str = "main", n: int = 48, warmup: int = 8) -> dict:
+def ch2_speed(variant: str = "main", n: int = 96, warmup: int = 32) -> dict:
     """Greedy tokens per second with the main model on one kernel: the page's own ("main", SIMD
     where available), the scalar build, or the build whose matvec is plain JavaScript. A short
     untimed run first lets the browser's JIT compile the hot code of that kernel."""
