@@ -291,12 +291,14 @@ def bench_requant(web: Path, json_path: Path | None) -> dict:
                 speeds[v].append(call(page, "ch2_speed", variant=v)["tps"])
     med = {v: statistics.median(x) for v, x in speeds.items()}
     data = {"requant_ms": rq["requant_ms"], "requant_median_ms": rq["median_ms"], "restore_ms": rq["restore_ms"],
-            "per_setting_ms": rq["per_setting_ms"], "tps": med, "first_run_tps": cold,
+            "per_setting_ms": rq["per_setting_ms"], "tps": med, "first_run_tps": cold, "tps_rounds": speeds,
+            "simd_vs_js_by_round": [a / b for a, b in zip(speeds["main"], speeds["jsmatvec"])],
             "simd_vs_js_tps": med["main"] / med["jsmatvec"], "simd_vs_scalar_tps": med["main"] / med["scalar"]}
     print(f"re-quantize all weights (slowest setting): {rq['requant_ms']:.1f} ms; median {rq['median_ms']:.1f} ms; restore {rq['restore_ms']:.1f} ms")
     print(f"greedy tokens/s: SIMD {med['main']:.0f}, scalar {med['scalar']:.0f}, plain-JS matvec {med['jsmatvec']:.0f}; "
           f"SIMD/JS {data['simd_vs_js_tps']:.1f}x, SIMD/scalar {data['simd_vs_scalar_tps']:.1f}x (median of 7 interleaved "
           f"rounds after one warm-up run each; first runs: " + ", ".join(f"{v} {t:.0f}" for v, t in cold.items()) + ")")
+    print("SIMD/JS round by round: " + ", ".join(f"{x:.1f}" for x in data["simd_vs_js_by_round"]))
     write_json(json_path, data)
     return data
 
