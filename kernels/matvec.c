@@ -184,6 +184,13 @@ void DL_EXPORT("dl_row_sums") dl_row_sums(const int8_t *q, int32_t rows, int32_t
     }
 }
 
+#ifdef __wasm_simd128__
+static int32_t hsum_i32(v128_t a) {
+    return wasm_i32x4_extract_lane(a, 0) + wasm_i32x4_extract_lane(a, 1) + wasm_i32x4_extract_lane(a, 2) +
+           wasm_i32x4_extract_lane(a, 3);
+}
+#endif
+
 void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const float *xs,
                                               float *Y, int32_t rows, int32_t cols, int32_t n, const int32_t *qsum) {
     (void)qsum; /* only the relaxed-SIMD build reads it */
@@ -203,6 +210,12 @@ void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, c
         const v128_t off = wasm_i8x16_splat(64);
         for (; r + 4 <= rows; r += 4) {
             const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
+            int32_t offset[4]; /* 64 * the row's sum over the columns the vector loop covers */
+            for (int k = 0; k < 4; k++) {
+                int32_t tail_w = 0;
+                for (int32_t c = c16; c < cols; c++) tail_w += qr[k][c];
+                offset[k] = 64 * (qsum[r + k] - tail_w);
+            }
             for (int32_t t = 0; t < n; t++) {
                 const int8_t *xq = XQ + t * cols;
                 v128_t acc[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
@@ -212,12 +225,8 @@ void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, c
                         acc[k] = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(wasm_v128_load(qr[k] + c), xu, acc[k]);
                 }
                 for (int k = 0; k < 4; k++) {
-                    int32_t sum = wasm_i32x4_extract_lane(acc[k], 0) + wasm_i32x4_extract_lane(acc[k], 1) +
-                                  wasm_i32x4_extract_lane(acc[k], 2) + wasm_i32x4_extract_lane(acc[k], 3);
-                    int32_t tail_w = 0;
-                    for (int32_t c = c16; c < cols; c++) tail_w += qr[k][c];
-                    sum -= 64 * (qsum[r + k] - tail_w); /* the offset, over the columns done above */
-                    Y[t * rows + r + k] = s[r + k] * xs[t] * (float)(sum + dot_i8x_row(qr[k], xq, c16, cols));
+                    int32_t sum = hsum_i32(acc[k]) - offset[k] + dot_i8x_row(qr[k], xq, c16, cols);
+                    Y[t * rows + r + k] = s[r + k] * xs[t] * (float)sum;
                 }
             }
         }
@@ -239,11 +248,8 @@ void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, c
                     acc[k] = wasm_i32x4_add(acc[k], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(w), xh));
                 }
             }
-            for (int k = 0; k < 4; k++) {
-                int32_t sum = wasm_i32x4_extract_lane(acc[k], 0) + wasm_i32x4_extract_lane(acc[k], 1) +
-                              wasm_i32x4_extract_lane(acc[k], 2) + wasm_i32x4_extract_lane(acc[k], 3);
-                Y[t * rows + r + k] = s[r + k] * xs[t] * (float)(sum + dot_i8x_row(qr[k], xq, c16, cols));
-            }
+            for (int k = 0; k < 4; k++)
+                Y[t * rows + r + k] = s[r + k] * xs[t] * (float)(hsum_i32(acc[k]) + dot_i8x_row(qr[k], xq, c16, cols));
         }
     }
 #endif

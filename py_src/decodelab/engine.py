@@ -61,6 +61,8 @@ class KernelLogits:
         self._prepare = k.host.func("dl_logits_prepare")
         self._argmax = k.host.func("dl_logits_argmax")
         self._outbuf = bytearray(24 + 8 * V)
+        self._sorted = 0                     # kernel buffers of sorted_copy / rank_curve, made on first use
+        self._curve, self._curve_cap = 0, 0
         self.z = engine._logits
         self.ptr = engine.logits_ptr
 
@@ -101,7 +103,7 @@ class KernelLogits:
         """Every value (with the penalty's overrides) in descending order, into a kernel buffer of
         this source's own; returns its address (for rank_curve)."""
         _, vals, *_ = self.prepare(0.0, overrides, self.vocab_size)
-        if not hasattr(self, "_sorted"):
+        if not self._sorted:
             self._sorted = self.k.alloc(4 * self.vocab_size)
         self.k.put(self._sorted, vals)
         return self._sorted
@@ -111,7 +113,7 @@ class KernelLogits:
         """p at each of `ranks` (1-based, ascending) and the running mass up to it, from values
         sorted by sorted_copy and M, Z of prepare at the same inv_t (dl_rank_curve)."""
         n = len(ranks)
-        if n > getattr(self, "_curve_cap", 0):
+        if n > self._curve_cap:
             self._curve, self._curve_cap = self.k.alloc(20 * n), n
         buf = self._curve
         self.k.put(buf, array("i", ranks))
