@@ -28,9 +28,11 @@ VENV = ROOT / ".venv"
 CACHE = ROOT / "build" / "cache"
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 MICROPIP = "micropip==0.11.1"
-KERNEL_SOURCES = ["matvec.c", "model.c", "logits.c"]
-WASM_FLAGS = ["-O3", "-nostdlib", "-ffreestanding", "-Wl,--no-entry", "-Wl,--export-dynamic",
-              "-Wl,--initial-memory=4194304", "-Wall", "-Wextra", "-Werror"]
+# No debug sections (they held the build folder's path, so two clones built different bytes).
+# Float semantics are fixed here, not left to the compiler's defaults: no contraction of a*b+c
+# (fastmath.h says why). The build table (names, per-build flags) is decodelab/builds.py.
+WASM_CFLAGS = ["-O3", "-g0", "-ffreestanding", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror"]
+WASM_LDFLAGS = ["-nostdlib", "-Wl,--strip-debug", "-Wl,--no-entry", "-Wl,--export-dynamic", "-Wl,--initial-memory=4194304"]
 
 
 def log(msg: str) -> None:
@@ -71,36 +73,78 @@ def step_npm() -> None:
         run(["npm", "ci", "--no-audit", "--no-fund"])
 
 
-def wasm_compiler() -> list[str]:
-    """clang-19 + lld-19 when present, else PyPI ziglang (both produce equivalent code).
-    DECODELAB_CC=zig forces ziglang (what a machine without Debian's clang-19 uses)."""
-    if os.environ.get("DECODELAB_CC") != "zig" and shutil.which("clang-19") and shutil.which("wasm-ld-19"):
-        return ["clang-19", "--target=wasm32", "-fuse-ld=lld"]
-    return [sys.executable, "-m", "ziglang", "cc", "--target=wasm32-freestanding"]
+def wasm_compiler() -> tuple[list[str], dict]:
+    """The wasm compiler and a description of it for build-info.json.
+
+    Always the pinned PyPI ziglang (clang inside), so every machine builds the same bytes. A
+    system clang is used only when named: DECODELAB_CC=clang-19 (it then needs wasm-ld-19 or
+    wasm-ld beside it). Never found by PATH lookup: an earlier hand-installed clang-19 once hid
+    a difference that every fresh machine saw."""
+    named = os.environ.get("DECODELAB_CC", "")
+    if named and named != "zig":
+        cc = [named, "--target=wasm32", "-fuse-ld=lld"]
+        version = subprocess.run([named, "--version"], capture_output=True, text=True, check=True).stdout
+        return cc, {"compiler": named, "version": version.splitlines()[0]}
+    cc = [sys.executable, "-m", "ziglang", "cc", "--target=wasm32-freestanding"]
+    from importlib.metadata import version as pkg_version
+
+    clang = subprocess.run([*cc, "--version"], capture_output=True, text=True, check=True).stdout
+    return cc, {"compiler": "ziglang (PyPI)", "ziglang": pkg_version("ziglang"), "version": clang.splitlines()[0]}
 
 
-def step_kernels() -> None:
-    """kernels/*.c -> web/kernels/: kernel_relaxed.wasm (SIMD + relaxed-SIMD dot), kernel_simd.wasm
-    (SIMD), kernel_scalar.wasm and kernel_jsmatvec.wasm (products in plain JS)."""
-    out = WEB / "kernels"
-    out.mkdir(parents=True, exist_ok=True)
-    sources = [ROOT / "kernels" / s for s in KERNEL_SOURCES if (ROOT / "kernels" / s).exists()]
-    cc = wasm_compiler()
+def compiler_env(cc: list[str]) -> dict:
+    """A named Debian clang looks for wasm-ld on PATH, where Debian calls it wasm-ld-19."""
     env = dict(os.environ)
-    # clang looks for wasm-ld on PATH; Debian names it wasm-ld-19.
-    if cc[0] == "clang-19":
+    if cc[0] != sys.executable:
+        ld = shutil.which("wasm-ld") or shutil.which("wasm-ld-19")
+        if not ld:
+            sys.exit(f"DECODELAB_CC={cc[0]} needs wasm-ld (or wasm-ld-19) on PATH")
         shim = CACHE / "bin"
         shim.mkdir(parents=True, exist_ok=True)
         link = shim / "wasm-ld"
         if not link.exists():
-            link.symlink_to(shutil.which("wasm-ld-19"))
+            link.symlink_to(ld)
         env["PATH"] = f"{shim}:{env['PATH']}"
-    builds = (("kernel_relaxed.wasm", ["-msimd128", "-mrelaxed-simd"]), ("kernel_simd.wasm", ["-msimd128"]),
-              ("kernel_scalar.wasm", ["-mno-simd128"]),
-              ("kernel_jsmatvec.wasm", ["-mno-simd128", "-DDL_JS_MATVEC"]))
-    for name, flags in builds:
-        target = out / name  # always rebuilt: it takes well under a second
-        run([*cc, *WASM_FLAGS, *flags, "-I", ROOT / "kernels", *sources, "-o", target], env=env)
+    return env
+
+
+def compile_kernels(src_root: Path, out: Path, obj_root: Path) -> dict:
+    """src_root/kernels/*.c -> out/NAME.wasm for each build of decodelab.builds.ALL.
+
+    Each source is compiled on its own and then linked, so that -mrelaxed-simd reaches
+    matvec_relaxed.c alone. The compiler runs in src_root and sees only relative paths, so the
+    output does not depend on the folder (tests/test_build.py builds twice and compares bytes).
+    Every module is then scanned: only the relaxed build may hold a relaxed instruction, and
+    only the relaxed dot product. Returns what build-info.json records about the builds."""
+    from decodelab import builds
+    from decodelab.wasmscan import check_relaxed_use
+
+    out.mkdir(parents=True, exist_ok=True)
+    cc, about = wasm_compiler()
+    env = compiler_env(cc)
+    record = {"compiler": about, "common_flags": WASM_CFLAGS + WASM_LDFLAGS, "builds": {}}
+    for b in builds.ALL:
+        objs = obj_root / b.name
+        shutil.rmtree(objs, ignore_errors=True)
+        objs.mkdir(parents=True)
+        units = [(f, ()) for f in builds.COMMON_SOURCES] + [(f, builds.RELAXED_ONLY_FLAGS) for f in b.extra_sources]
+        for f, extra in units:
+            run([*cc, *WASM_CFLAGS, *b.flags, *extra, "-I", "kernels", "-c", f"kernels/{f}",
+                 "-o", objs / Path(f).with_suffix(".o").name], env=env, cwd=src_root)
+        target = out / f"{b.name}.wasm"
+        run([*cc, *WASM_LDFLAGS, *[objs / Path(f).with_suffix(".o").name for f, _ in units], "-o", target],
+            env=env, cwd=src_root)
+        used = check_relaxed_use(target.name, target.read_bytes(), b.relaxed_allowed)
+        record["builds"][b.name] = {"flags": list(b.flags), "sources": [f for f, _ in units],
+                                    "relaxed_only_flags": list(builds.RELAXED_ONLY_FLAGS) if b.extra_sources else [],
+                                    "relaxed_instructions": dict(used)}
+        log(f"{target.name}: relaxed-SIMD instructions {dict(used) or 'none'}")
+    return record
+
+
+def step_kernels() -> dict:
+    """kernels/*.c -> web/kernels/ (always rebuilt: it takes a few seconds)."""
+    return compile_kernels(ROOT, WEB / "kernels", CACHE / "obj")
 
 
 def step_pyodide() -> None:
@@ -127,18 +171,30 @@ def step_micropip() -> Path:
     return dst / found[0].name
 
 
+# Zip entries carry this time instead of the files' (a fresh clone's mtimes are its checkout
+# time), so the same commit builds the same wheel bytes anywhere (1980-01-01, the zip epoch).
+REPRODUCIBLE_EPOCH = "315532800"
+
+
+def build_wheel(src_root: Path, tmp: Path) -> Path:
+    """The decodelab wheel (pure Python) built from src_root into tmp, byte for byte the same for
+    the same sources in any folder."""
+    shutil.rmtree(tmp, ignore_errors=True)
+    env = dict(os.environ, SOURCE_DATE_EPOCH=REPRODUCIBLE_EPOCH)
+    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", tmp, "."],
+        cwd=src_root, env=env)
+    shutil.rmtree(src_root / "build" / "lib", ignore_errors=True)
+    return next(tmp.glob("decodelab-*.whl"))
+
+
 def step_wheel() -> Path:
-    """The decodelab wheel (pure Python) for micropip in the page."""
+    """The decodelab wheel for micropip in the page."""
     dst = WEB / "wheels"
     dst.mkdir(parents=True, exist_ok=True)
     for old in dst.glob("decodelab-*.whl"):
         old.unlink()
-    tmp = CACHE / "wheel"
-    shutil.rmtree(tmp, ignore_errors=True)
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", tmp, "."])
-    whl = next(tmp.glob("decodelab-*.whl"))
+    whl = build_wheel(ROOT, CACHE / "wheel")
     shutil.copy2(whl, dst / whl.name)
-    shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)
     return dst / whl.name
 
 
@@ -164,16 +220,21 @@ def step_models() -> list[str]:
     return names
 
 
-def step_build_info(wheel: Path, micropip: Path, models: list[str]) -> None:
-    """web/build-info.json: file names and content hashes the worker uses (cache busting)."""
+def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dict) -> None:
+    """web/build-info.json: file names and content hashes the worker uses (cache busting), the
+    kernel builds in the order the page tries them, and how each kernel was compiled."""
+    from decodelab import builds
+
     def digest(p: Path) -> str:
         return hashlib.sha256(p.read_bytes()).hexdigest()[:16]
 
     info = {
         "wheel": f"wheels/{wheel.name}?v={digest(wheel)}",
         "micropip": f"wheels/{micropip.name}",
-        "kernels": {k: f"kernels/{k}.wasm?v={digest(WEB / 'kernels' / (k + '.wasm'))}"
-                    for k in ("kernel_relaxed", "kernel_simd", "kernel_scalar", "kernel_jsmatvec")},
+        "kernels": {b.name: f"kernels/{b.name}.wasm?v={digest(WEB / 'kernels' / (b.name + '.wasm'))}"
+                    for b in builds.ALL},
+        "kernel_order": [[b.name, b.label] for b in builds.PAGE_FALLBACK_ORDER],
+        "kernel_builds": kernels,
         "models": {Path(m).stem: f"models/{m}?v={digest(WEB / 'models' / m)}" for m in models},
         "version": digest(wheel),
     }
@@ -182,13 +243,13 @@ def step_build_info(wheel: Path, micropip: Path, models: list[str]) -> None:
 
 def build() -> None:
     step_npm()
-    step_kernels()
+    kernels = step_kernels()
     step_pyodide()
     micropip = step_micropip()
     wheel = step_wheel()
     step_vendor()
     models = step_models()
-    step_build_info(wheel, micropip, models)
+    step_build_info(wheel, micropip, models, kernels)
     log(f"site ready in {WEB}")
 
 

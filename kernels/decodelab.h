@@ -1,10 +1,18 @@
 /*
  * decodelab.h: the whole C ABI of the decodelab kernel, in one place.
  *
- * The kernel is freestanding C compiled to wasm32. One source builds two modules:
- *   kernel_simd.wasm    with -msimd128 (128-bit SIMD paths)
- *   kernel_scalar.wasm  without (plain C loops: the fallback for browsers without wasm SIMD,
- *                       and the baseline the page compares against)
+ * The kernel is freestanding C compiled to wasm32 by the pinned PyPI ziglang (build.py; the
+ * table of builds is py_src/decodelab/builds.py). One source builds four modules:
+ *   kernel_relaxed.wasm   -msimd128, plus matvec_relaxed.c compiled with -mrelaxed-simd: the fast
+ *                         path's dot product is i32x4.relaxed_dot_i8x16_i7x16_add_s (what the page
+ *                         loads where the browser validates it)
+ *   kernel_simd.wasm      -msimd128 (128-bit SIMD paths; the first fallback)
+ *   kernel_scalar.wasm    no SIMD (plain C loops: the next fallback, and a baseline)
+ *   kernel_jsmatvec.wasm  no SIMD, the two block products imported from plain JavaScript
+ *                         (chapter 2's speed race)
+ * All of them compute the same bits for every export below: contraction of a*b+c is off, the
+ * float loops are written once on four lanes (fastmath.h), and the one relaxed instruction is
+ * exact for the operands it gets. build.py refuses a module holding any other relaxed instruction.
  * The same files also compile natively with gcc (-DDL_NATIVE) for the benchmark.
  *
  * Memory

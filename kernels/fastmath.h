@@ -9,14 +9,21 @@
  *
  * dl_f4 is a clang vector of four floats. With -msimd128 its arithmetic becomes f32x4
  * instructions; without it clang splits it into four scalar operations. Either way every lane
- * does the same IEEE operations in the same order, so the SIMD, scalar and plain-JS kernels give
- * bit-identical results (the speed race in chapter 2 checks that their greedy texts agree).
- * wasm has no fused multiply-add, so a*b+c is always rounded twice, in every build.
+ * does the same IEEE operations in the same order, so the relaxed, SIMD, scalar and plain-JS
+ * kernels give bit-identical results (tests/test_engine.py checks the logits of every build).
+ * That holds only because a*b+c is rounded twice everywhere: wasm's f32x4.relaxed_madd may or may
+ * not fuse (it depends on the reader's CPU), and a compiler allowed to contract would emit it in
+ * a relaxed-SIMD build. So contraction is off here (the pragma) and in every build (the
+ * -ffp-contract=off flag), and only matvec_relaxed.c is compiled with relaxed SIMD at all.
  */
 #ifndef DECODELAB_FASTMATH_H
 #define DECODELAB_FASTMATH_H
 
 #include <stdint.h>
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
 
 typedef float dl_f4 __attribute__((vector_size(16)));
 typedef int32_t dl_i4 __attribute__((vector_size(16)));

@@ -7,15 +7,12 @@
  */
 #include "decodelab.h"
 #include "fastmath.h"
-
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
+#include "int8dot.h"
 
 int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 5; }
 
 int32_t DL_EXPORT("dl_simd_enabled") dl_simd_enabled(void) {
-#if defined(__wasm_relaxed_simd__)
+#if defined(DL_RELAXED_DOT)
     return 2;
 #elif defined(__wasm_simd128__)
     return 1;
@@ -97,7 +94,9 @@ static float dot_f32x_row(const int8_t *q, const float *x, int32_t from, int32_t
 
 /* Y[t][r] = s[r] * sum_c q[r][c] * X[t][c] for n input rows X (stride cols) and outputs Y (stride rows).
  * Rows go four at a time in the outer loop, so each 4-row slice of W is read from memory once
- * and reused for all n inputs while it sits in cache: one pass over the weights per block. */
+ * and reused for all n inputs while it sits in cache: one pass over the weights per block.
+ * The sums run on four lanes (dl_f4): f32x4 code with SIMD, four scalar operations per step
+ * without, in the same order, so every build gives the same bits here too. */
 void DL_EXPORT("dl_matmat_f32x") dl_matmat_f32x(const int8_t *q, const float *s, const float *X, float *Y,
                                                 int32_t rows, int32_t cols, int32_t n) {
 #ifdef DL_JS_MATVEC
@@ -105,34 +104,31 @@ void DL_EXPORT("dl_matmat_f32x") dl_matmat_f32x(const int8_t *q, const float *s,
     return;
 #endif
     int32_t r = 0;
-#ifdef __wasm_simd128__
     const int32_t c16 = cols & ~15;
     for (; r + 4 <= rows; r += 4) {
         const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
         for (int32_t t = 0; t < n; t++) {
             const float *x = X + t * cols;
-            v128_t acc[4] = {wasm_f32x4_splat(0), wasm_f32x4_splat(0), wasm_f32x4_splat(0), wasm_f32x4_splat(0)};
+            dl_f4 acc[4] = {dl_splat(0.0f), dl_splat(0.0f), dl_splat(0.0f), dl_splat(0.0f)};
             for (int32_t c = 0; c < c16; c += 16) {
-                v128_t x0 = wasm_v128_load(x + c), x1 = wasm_v128_load(x + c + 4);
-                v128_t x2 = wasm_v128_load(x + c + 8), x3 = wasm_v128_load(x + c + 12);
+                dl_f4 x0 = *(const dl_f4u *)(x + c), x1 = *(const dl_f4u *)(x + c + 4);
+                dl_f4 x2 = *(const dl_f4u *)(x + c + 8), x3 = *(const dl_f4u *)(x + c + 12);
                 for (int k = 0; k < 4; k++) {
-                    v128_t w = wasm_v128_load(qr[k] + c);
-                    v128_t lo = wasm_i16x8_extend_low_i8x16(w), hi = wasm_i16x8_extend_high_i8x16(w);
-                    v128_t a = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(lo)), x0);
-                    a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(lo)), x1));
-                    a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(hi)), x2));
-                    a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(hi)), x3));
-                    acc[k] = wasm_f32x4_add(acc[k], a);
+                    /* 16 products of one row: four lanes, four steps, then into the row's accumulator */
+                    dl_f4 a = dl_load_i8x4(qr[k] + c) * x0;
+                    a += dl_load_i8x4(qr[k] + c + 4) * x1;
+                    a += dl_load_i8x4(qr[k] + c + 8) * x2;
+                    a += dl_load_i8x4(qr[k] + c + 12) * x3;
+                    acc[k] += a;
                 }
             }
             for (int k = 0; k < 4; k++) {
-                float sum = wasm_f32x4_extract_lane(acc[k], 0) + wasm_f32x4_extract_lane(acc[k], 1) +
-                            wasm_f32x4_extract_lane(acc[k], 2) + wasm_f32x4_extract_lane(acc[k], 3);
+                float sum = ((acc[k][0] + acc[k][1]) + acc[k][2]) + acc[k][3];
                 Y[t * rows + r + k] = s[r + k] * (sum + dot_f32x_row(qr[k], x, c16, cols));
             }
         }
     }
-#endif
+    /* the last rows % 4 rows, one at a time, in plain order */
     for (; r < rows; r++)
         for (int32_t t = 0; t < n; t++) Y[t * rows + r] = s[r] * dot_f32x_row(q + r * cols, X + t * cols, 0, cols);
 }
@@ -169,12 +165,6 @@ float DL_EXPORT("dl_quantize_x") dl_quantize_x(const float *x, int8_t *xq, int32
     return amax / (float)DL_ACT_QMAX;
 }
 
-static int32_t dot_i8x_row(const int8_t *q, const int8_t *xq, int32_t from, int32_t cols) {
-    int32_t acc = 0;
-    for (int32_t c = from; c < cols; c++) acc += (int32_t)q[c] * (int32_t)xq[c];
-    return acc;
-}
-
 /* Y[t][r] = s[r] * xs[t] * sum_c q[r][c] * XQ[t][c]: same loop order as dl_matmat_f32x. */
 void DL_EXPORT("dl_row_sums") dl_row_sums(const int8_t *q, int32_t rows, int32_t cols, int32_t *out) {
     for (int32_t r = 0; r < rows; r++) {
@@ -184,16 +174,9 @@ void DL_EXPORT("dl_row_sums") dl_row_sums(const int8_t *q, int32_t rows, int32_t
     }
 }
 
-#ifdef __wasm_simd128__
-static int32_t hsum_i32(v128_t a) {
-    return wasm_i32x4_extract_lane(a, 0) + wasm_i32x4_extract_lane(a, 1) + wasm_i32x4_extract_lane(a, 2) +
-           wasm_i32x4_extract_lane(a, 3);
-}
-#endif
-
 void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const float *xs,
                                               float *Y, int32_t rows, int32_t cols, int32_t n, const int32_t *qsum) {
-    (void)qsum; /* only the relaxed-SIMD build reads it */
+    (void)qsum; /* only the relaxed build reads it */
 #ifdef DL_JS_MATVEC
     js_matmat_i8x(q, s, XQ, xs, Y, rows, cols, n);
     return;
@@ -201,36 +184,9 @@ void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, c
     int32_t r = 0;
 #ifdef __wasm_simd128__
     const int32_t c16 = cols & ~15;
-#ifdef __wasm_relaxed_simd__
-    /* Relaxed SIMD: i32x4.relaxed_dot_i8x16_i7x16_add_s multiplies signed weights by an operand
-     * that must lie in [0, 127]; x + 64 does (x is in [-63, 63]), and the 64 * (row sum) it adds
-     * is taken off at the end. Exact in integers, so the same bits as the path below. On x86 it
-     * is pmaddubsw + pmaddwd + paddd for 16 products, where widening takes about twice that. */
-    if (qsum) {
-        const v128_t off = wasm_i8x16_splat(64);
-        for (; r + 4 <= rows; r += 4) {
-            const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
-            int32_t offset[4]; /* 64 * the row's sum over the columns the vector loop covers */
-            for (int k = 0; k < 4; k++) {
-                int32_t tail_w = 0;
-                for (int32_t c = c16; c < cols; c++) tail_w += qr[k][c];
-                offset[k] = 64 * (qsum[r + k] - tail_w);
-            }
-            for (int32_t t = 0; t < n; t++) {
-                const int8_t *xq = XQ + t * cols;
-                v128_t acc[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
-                for (int32_t c = 0; c < c16; c += 16) {
-                    v128_t xu = wasm_i8x16_add(wasm_v128_load(xq + c), off);
-                    for (int k = 0; k < 4; k++)
-                        acc[k] = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(wasm_v128_load(qr[k] + c), xu, acc[k]);
-                }
-                for (int k = 0; k < 4; k++) {
-                    int32_t sum = hsum_i32(acc[k]) - offset[k] + dot_i8x_row(qr[k], xq, c16, cols);
-                    Y[t * rows + r + k] = s[r + k] * xs[t] * (float)sum;
-                }
-            }
-        }
-    }
+#ifdef DL_RELAXED_DOT
+    /* the relaxed-SIMD dot product (matvec_relaxed.c) needs the row sums; it does the rows in fours */
+    if (qsum) r = dl_matmat_i8x_relaxed(q, s, XQ, xs, Y, rows, cols, n, qsum);
 #endif
     /* Widen int8 to int16 and multiply-add pairs into int32 lanes (i32x4.dot_i16x8_s).
      * Each dot adds at most 2*127*127 per lane, so int32 cannot overflow for any width we use. */
@@ -249,13 +205,13 @@ void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, c
                 }
             }
             for (int k = 0; k < 4; k++)
-                Y[t * rows + r + k] = s[r + k] * xs[t] * (float)(hsum_i32(acc[k]) + dot_i8x_row(qr[k], xq, c16, cols));
+                Y[t * rows + r + k] = s[r + k] * xs[t] * (float)(dl_hsum_i32(acc[k]) + dl_dot_i8x_tail(qr[k], xq, c16, cols));
         }
     }
 #endif
     for (; r < rows; r++)
         for (int32_t t = 0; t < n; t++)
-            Y[t * rows + r] = s[r] * xs[t] * (float)dot_i8x_row(q + r * cols, XQ + t * cols, 0, cols);
+            Y[t * rows + r] = s[r] * xs[t] * (float)dl_dot_i8x_tail(q + r * cols, XQ + t * cols, 0, cols);
 }
 
 void DL_EXPORT("dl_matvec_i8x") dl_matvec_i8x(const int8_t *q, const float *s, const int8_t *xq, float xs,

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from decodelab import quant, reference
+from decodelab import sampler as S
 from decodelab.engine import Engine
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -203,23 +204,42 @@ def odd_width_bundle() -> bytes:
 
 
 def test_all_builds_give_identical_logits(kernel, simd_kernel, scalar_kernel, odd_width_bundle):
-    """Attention, GELU, quantize_x and the fast matvec are written so each lane does the same
+    """Attention, GELU, quantize_x and both matvec paths are written so each lane does the same
     float32 operations in every build (relaxed SIMD, SIMD, scalar): the logits must match bit for
-    bit, not just closely, also after re-quantization (the row sums must follow the weights)."""
+    bit, not just closely, on the fast and the exact path, also after re-quantization (the row
+    sums must follow the weights)."""
     ids = [0] + Engine(kernel, odd_width_bundle).tokenizer.encode(PROMPTS[0])
     for data in ((MODELS / "main.dlm").read_bytes(), odd_width_bundle):
         es = [Engine(k, data) for k in (kernel, simd_kernel, scalar_kernel)]
-        for bits in (None, 4):
+        for bits, fast in ((None, True), (None, False), (4, True), (4, False)):
             out = []
             for e in es:
+                e.set_fast(fast)
                 if bits:
                     e.requantize(bits, "row")
                 e._reset(e.h)
                 e.history = []
                 out.append((bytes(e.feed(ids)), bytes(e.step(5))))
-            assert out[0] == out[1] == out[2]
+            assert out[0] == out[1] == out[2], (bits, fast)
         for e in es:
             e.restore()
+            e.set_fast(True)
+
+
+def test_all_builds_write_the_same_text(kernel, simd_kernel, scalar_kernel):
+    """Same seed, same text on every build: 300 sampled tokens at the defaults and at T = 1.5."""
+    data = (MODELS / "main.dlm").read_bytes()
+    texts = []
+    for k in (kernel, simd_kernel, scalar_kernel):
+        e = Engine(k, data)
+        prompt = e.tokenizer.encode("Once upon a time")
+        row = []
+        for s in (S.DEFAULTS, S.make_settings(temperature=1.5, top_p=1.0)):
+            rng = S.Rng(11)
+            g = e.generate(prompt, 300, lambda z, h: (S.sample_token(e.source, h, s, rng), None))
+            row.append(g.tokens)
+        texts.append(row)
+    assert texts[0] == texts[1] == texts[2]
 
 
 @pytest.mark.parametrize("scheme", ["row", "matrix", "group32"])

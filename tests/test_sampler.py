@@ -203,3 +203,44 @@ def test_rank_curve_matches_the_sampler(model, t):
         assert math.isclose(pr, probs[r - 1], rel_tol=2e-5, abs_tol=1e-12)
         assert math.isclose(cr, cums[r - 1], rel_tol=2e-5)
     assert math.isclose(cum[-1], 1.0, rel_tol=1e-5)
+
+
+class _FixedU:
+    """An Rng stand-in whose draw is a chosen u."""
+
+    def __init__(self, u):
+        self.u = u
+
+    def random(self):
+        return self.u
+
+
+class _LowZ(ListLogits):
+    """Z reported 0.1% too large, as a float32 sum can be off: the weights p_i = e^(s_i-M)/Z then
+    add up to 0.999, and a draw u above that used to fall to the least likely token."""
+
+    def prepare(self, inv_t, overrides, top_n):
+        ids, vals, M, Z, A = super().prepare(inv_t, overrides, top_n)
+        return ids, vals, M, Z * 1.001, A
+
+
+@pytest.mark.parametrize("u", [0.9995, 0.99999999])
+def test_unfiltered_draw_above_the_float32_sum_stays_in_the_distribution(u):
+    z = [3.0, 2.0, 1.0] + [-200.0] * 300  # the last 300 tokens have probability ~e^-200
+    s = Settings(temperature=1.0, top_k=0, top_p=1.0, min_p=0.0)
+    least_likely = len(z) - 1
+    for fn in (lambda src: sample_token(src, [], s, _FixedU(u)),
+               lambda src: sample_step(src, [], s, _FixedU(u)).token,
+               lambda src: sample_step(src, [], s, _FixedU(u), fetch_all=True).token):
+        tok = fn(_LowZ(z))
+        assert tok != least_likely
+        assert tok == 2  # u * total lands in the third token's interval, where it belongs
+
+
+def test_draw_from_uses_the_actual_total():
+    from decodelab.sampler import draw_from
+
+    dist = {5: 0.5, 7: 0.25, 9: 0.2499}  # adds up to 0.9999
+    assert draw_from(dist, 0.99995) == 9
+    assert draw_from(dist, 0.0) == 5
+    assert draw_from({1: 0.5, 2: 0.5}, 0.5) == 2  # ties by weight: lower id first, then the next

@@ -71,7 +71,7 @@ def table(rows: list[list], header: list[str]) -> None:
 def build_native() -> Path:
     out = Path(tempfile.mkdtemp()) / "bench_native"
     k = ROOT / "kernels"
-    subprocess.run(["gcc", "-O3", "-march=native", "-DDL_NATIVE", "-I", str(k), str(k / "matvec.c"),
+    subprocess.run(["gcc", "-O3", "-march=native", "-ffp-contract=off", "-DDL_NATIVE", "-I", str(k), str(k / "matvec.c"),
                     str(k / "bench_native.c"), "-o", str(out)], check=True)
     return out
 

@@ -20,6 +20,8 @@ import sys
 from array import array
 from pathlib import Path
 
+from . import builds
+
 IN_PYODIDE = sys.platform == "emscripten"
 
 
@@ -175,10 +177,14 @@ class PyodideHost:
         self._view(ptr, len(mv)).assign_to(mv)
 
 
+def wasm_path(build: str) -> Path:
+    """Where build.py puts a kernel build (names: decodelab/builds.py)."""
+    return Path(__file__).resolve().parents[2] / "web" / "kernels" / f"{build}.wasm"
+
+
 def default_wasm_path(simd: bool = True) -> Path:
     """The build the page prefers (SIMD with the relaxed-SIMD dot), or the scalar one."""
-    root = Path(__file__).resolve().parents[2]
-    return root / "web" / "kernels" / ("kernel_relaxed.wasm" if simd else "kernel_scalar.wasm")
+    return wasm_path(builds.RELAXED.name if simd else builds.SCALAR.name)
 
 
 class Kernel:
@@ -197,7 +203,7 @@ class Kernel:
         self._matvec_fast = host.func("dl_matvec_fast")
 
     @classmethod
-    def open(cls, simd: bool = True, wasm_path: str | Path | None = None, variant: str | None = None) -> "Kernel":
+    def open(cls, simd: bool = True, path: str | Path | None = None, variant: str | None = None) -> "Kernel":
         """variant: None (the page's main kernel), "scalar" or "jsmatvec" (chapter 2's speed race;
         the plain-JS build exists only in the browser), or "simd" (SIMD without the relaxed-SIMD
         dot: the page's fallback, loaded here by tests)."""
@@ -205,9 +211,9 @@ class Kernel:
             return cls(PyodideHost("decodelab_kernel" + (f"_{variant}" if variant else "")))
         if variant == "jsmatvec":
             raise KernelError("the plain-JS matvec kernel runs only in the browser")
-        if variant == "simd" and not wasm_path:
-            wasm_path = default_wasm_path().with_name("kernel_simd.wasm")
-        return cls(WasmtimeHost(wasm_path or default_wasm_path(simd and variant != "scalar")))
+        if variant == "simd" and not path:
+            path = wasm_path(builds.SIMD.name)
+        return cls(WasmtimeHost(path or default_wasm_path(simd and variant != "scalar")))
 
     # -- memory ------------------------------------------------------------------------------
     def alloc(self, nbytes: int) -> int:

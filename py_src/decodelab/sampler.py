@@ -198,7 +198,7 @@ def _neg(x: float) -> float:
 
 class _Cut:
     """Candidates of one step, their probabilities (computed lazily) and what the filters kept."""
-    __slots__ = ("ids", "vals", "probs", "cum", "keep", "inv", "M", "Z", "A")
+    __slots__ = ("ids", "vals", "probs", "cum", "keep", "inv", "M", "Z", "A", "complete")
 
     CHUNK = 32
 
@@ -291,6 +291,7 @@ def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -
     if k == 0 and filtering and not fetch_all:
         source.n_hint = min(V, max(64, 2 * keep))
     c.keep = keep
+    c.complete = complete
     c.grow(keep)
     return c
 
@@ -307,10 +308,27 @@ def _draw(c: _Cut, s: Settings, u: float | None, filtering: bool, temp_last: boo
         return min(bisect_left(cw, u * cw[-1]), c.keep - 1), w
     if u is None:
         return 0, None
-    mass = c.cum[c.keep - 1] if filtering else 1.0
+    if filtering:
+        mass = c.cum[c.keep - 1]
+    else:
+        # No filter: the weights are e^(s_i - M) / Z with Z summed in float32 by the kernel, so
+        # they need not add up to exactly 1. A u above their actual total would fall through to
+        # the last candidate, which unfiltered is the least likely token of the whole vocabulary.
+        # _filter fetched every token in that case, so draw against the actual total.
+        mass = c.cum[c.keep - 1] if c.complete and u * 1.0 >= c.cum[c.keep - 1] else 1.0
     # the first candidate whose running sum reaches u of the kept mass (rounding can leave u just
     # above the last running sum: then the last kept token)
     return min(bisect_left(c.cum, u * mass, 0, c.keep), c.keep - 1), None
+
+
+def draw_from(dist: dict, u: float) -> int:
+    """Draw a token from {token: weight} with a uniform u in [0, 1): tokens in order of falling
+    weight (ties to the lower id), each owning an interval of the running sum, against the
+    weights' actual total. The weights need not add up to exactly 1 (an unfiltered distribution
+    normalised by the kernel's float32 sum does not), and u can never run past the last one."""
+    items = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
+    cum = list(accumulate(w for _, w in items))
+    return items[min(bisect_right(cum, u * cum[-1]), len(items) - 1)][0]
 
 
 def sample_token(source, history, s: Settings, rng: Rng | None) -> int:

@@ -32,15 +32,7 @@ def final_distribution(source, history, s: S.Settings) -> dict[int, float]:
 
 
 def _draw(dist: dict[int, float], rng: S.Rng) -> int:
-    u = rng.random()
-    acc = 0.0
-    last = None
-    for tok, q in sorted(dist.items(), key=lambda kv: (-kv[1], kv[0])):
-        acc += q
-        last = tok
-        if acc > u:
-            return tok
-    return last
+    return S.draw_from(dist, rng.random())
 
 
 class SpecDecoder:

@@ -71,19 +71,40 @@ export function jsMatmatImports(getMemory) {
         }
       }
     },
+    // The exact path, in the kernel's order of float32 operations (matvec.c, dl_matmat_f32x): per
+    // row, four lanes over 16-column chunks, lanes summed ((l0 + l1) + l2) + l3, then the left-over
+    // columns; rows past the last multiple of four in plain order. Math.fround after every double
+    // operation gives float32's result exactly (a double holds more than twice float32's digits,
+    // so rounding twice is harmless), hence the same bits as every wasm build.
     js_matmat_f32x(q, s, Xp, Y, rows, cols, n) {
+      const f = Math.fround;
       const buf = getMemory().buffer;
       const Q = new Int8Array(buf, q, rows * cols), S = new Float32Array(buf, s, rows);
       const X = new Float32Array(buf, Xp, n * cols), Yv = new Float32Array(buf, Y, n * rows);
+      const c16 = cols & ~15, rows4 = rows & ~3;
+      const acc = new Float32Array(4);
       for (let t = 0; t < n; t++) {
         const xo = t * cols;
         for (let r = 0; r < rows; r++) {
           const o = r * cols;
-          let a0 = 0, a1 = 0;
-          let c = 0;
-          for (; c + 2 <= cols; c += 2) { a0 += Q[o + c] * X[xo + c]; a1 += Q[o + c + 1] * X[xo + c + 1]; }
-          if (c < cols) a0 += Q[o + c] * X[xo + c];
-          Yv[t * rows + r] = S[r] * (a0 + a1);
+          let from = 0, head = 0;
+          if (r < rows4) {
+            acc.fill(0);
+            for (let c = 0; c < c16; c += 16) {
+              for (let j = 0; j < 4; j++) {
+                let a = f(Q[o + c + j] * X[xo + c + j]);
+                a = f(a + f(Q[o + c + 4 + j] * X[xo + c + 4 + j]));
+                a = f(a + f(Q[o + c + 8 + j] * X[xo + c + 8 + j]));
+                a = f(a + f(Q[o + c + 12 + j] * X[xo + c + 12 + j]));
+                acc[j] = f(acc[j] + a);
+              }
+            }
+            head = f(f(f(acc[0] + acc[1]) + acc[2]) + acc[3]);
+            from = c16;
+          }
+          let tail = 0;
+          for (let c = from; c < cols; c++) tail = f(tail + f(Q[o + c] * X[xo + c]));
+          Yv[t * rows + r] = f(S[r] * (r < rows4 ? f(head + tail) : tail));
         }
       }
     },

@@ -37,15 +37,17 @@ const abs = (path) => new URL(path, siteRoot).href;
 async function loadKernel(info) {
   const choice = params.get("kernel"); // ?kernel=scalar|simd|relaxed forces a build (tests, curious readers)
   const forceScalar = choice === "scalar" || params.get("nosimd") === "1";
-  let candidates = [["kernel_relaxed", "relaxed-SIMD kernel"], ["kernel_simd", "SIMD kernel"], ["kernel_scalar", "scalar kernel"]];
-  if (forceScalar) candidates = candidates.slice(2);
+  // build names and their order come from build-info.json (written from decodelab/builds.py)
+  let candidates = info.kernel_order; // [[name, label]], best first, the scalar build last
+  const scalarKey = candidates[candidates.length - 1][0];
+  if (forceScalar) candidates = candidates.slice(-1);
   else if (choice === "simd") candidates = candidates.slice(1);
   let bytes = null, name = "", notice = "";
   for (const [key, what] of candidates) {
     const b = await fetchBytes(abs(info.kernels[key]), what);
-    if (key === "kernel_scalar" || WebAssembly.validate(b)) { bytes = b; name = key + ".wasm"; break; }
+    if (key === scalarKey || WebAssembly.validate(b)) { bytes = b; name = key + ".wasm"; break; }
   }
-  if (name === "kernel_scalar.wasm") {
+  if (name === scalarKey + ".wasm") {
     notice = forceScalar && choice === "scalar"
       ? "Scalar kernel selected by the page address."
       : "This browser has no WebAssembly SIMD, so the page runs the scalar kernel: same results, several times slower.";

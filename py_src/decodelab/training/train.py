@@ -70,10 +70,13 @@ def evaluate(model, stream: np.ndarray, byte_lens: np.ndarray, context: int, max
             "tokens": total_tokens, "bytes": total_bytes}
 
 
-def lr_at(step: int, total: int, peak: float, warmup: int) -> float:
+def lr_at(step: int, total: int, peak: float, warmup: int, time_done: float = 0.0) -> float:
+    """Linear warm-up, then a cosine to 10% of the peak. `time_done` (0..1, the share of a
+    --minutes budget already spent) moves the cosine on when the clock runs out before the step
+    count does, so a run slowed by other work on the machine still ends its decay in time."""
     if step < warmup:
         return peak * (step + 1) / warmup
-    t = min(1.0, (step - warmup) / max(1, total - warmup))
+    t = min(1.0, max((step - warmup) / max(1, total - warmup), time_done))
     return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
 
 
@@ -89,7 +92,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seq", type=int, default=512)
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--steps", type=int, default=4000)
-    ap.add_argument("--minutes", type=float, default=0, help="stop (with a checkpoint) after this long")
+    ap.add_argument("--minutes", type=float, default=0,
+                    help="training budget over all sessions: the cosine ends and the run stops (with a checkpoint) then")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--wd", type=float, default=0.1)
     ap.add_argument("--eval-every", type=int, default=250)
@@ -137,13 +141,14 @@ def main(argv=None) -> None:
         teacher.load_state_dict(torch.load(Path(args.teacher) / "best.pt", weights_only=True)["model"])
         teacher.eval()
 
-    step, best, rng_state = 0, float("inf"), None
+    step, best, rng_state, spent_before = 0, float("inf"), None, 0.0
     ckpt_path = run / "ckpt.pt"
     if ckpt_path.exists():
         ck = torch.load(ckpt_path, weights_only=False)
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step, best, rng_state = ck["step"], ck["best"], ck["rng"]
+        spent_before = ck.get("train_seconds", 0.0)  # training time of earlier sessions
         print(f"resumed at step {step}, best val {best:.4f}", flush=True)
     rng = np.random.default_rng(args.seed)
     if rng_state is not None:
@@ -152,7 +157,8 @@ def main(argv=None) -> None:
     def save(path: Path) -> None:
         tmp = path.with_suffix(".tmp")
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
-                    "rng": rng.bit_generator.state, "config": cfg.to_dict()}, tmp)
+                    "rng": rng.bit_generator.state, "config": cfg.to_dict(),
+                    "train_seconds": spent_before + time.time() - t0}, tmp)
         os.replace(tmp, path)
 
     log = open(run / "log.jsonl", "a")
@@ -171,7 +177,8 @@ def main(argv=None) -> None:
             if ev["nats"] < best:
                 best = ev["nats"]
                 save(run / "best.pt")
-        lr = lr_at(step, args.steps, args.lr, warmup=min(200, args.steps // 10))
+        time_done = (spent_before + time.time() - t0) / (args.minutes * 60) if args.minutes else 0.0
+        lr = lr_at(step, args.steps, args.lr, warmup=min(200, args.steps // 10), time_done=time_done)
         for g in opt.param_groups:
             g["lr"] = lr
         starts = rng.integers(0, len(train) - args.seq - 1, size=args.batch)
@@ -194,7 +201,7 @@ def main(argv=None) -> None:
         if time.time() - last_save > 120:
             save(ckpt_path)
             last_save = time.time()
-        if args.minutes and time.time() - t0 > args.minutes * 60:
+        if args.minutes and spent_before + time.time() - t0 > args.minutes * 60:
             print("time limit reached", flush=True)
             break
     save(ckpt_path)

@@ -1,0 +1,111 @@
+"""The build: one pinned compiler, reproducible bytes, and relaxed SIMD only where it is exact."""
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, WEB
+
+from decodelab import builds
+from decodelab.wasmscan import RELAXED_DOT, WasmFormatError, check_relaxed_use, relaxed_instructions, simd_opcodes
+
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (build.py at the top of the repo)
+
+
+@pytest.mark.parametrize("b", builds.ALL, ids=lambda b: b.name)
+def test_shipped_kernels_hold_only_the_allowed_relaxed_instruction(b):
+    used = relaxed_instructions((WEB / "kernels" / f"{b.name}.wasm").read_bytes())
+    if b is builds.RELAXED:
+        assert set(used) == {RELAXED_DOT}  # present (the fast path uses it) and alone
+    else:
+        assert not used
+
+
+def _wat_module(body: str) -> bytes:
+    import wasmtime
+
+    return wasmtime.wat2wasm(f"""(module (memory 1)
+      (func (export "f") (param v128 v128 v128) (result v128) {body}))""")
+
+
+def test_the_scanner_finds_relaxed_instructions_among_others():
+    # immediates that look like opcodes (a v128.const full of 0xFD bytes, memargs, lanes) must not fool it
+    wasm = _wat_module("""
+      (drop (v128.const i8x16 -3 -3 -3 -3 -3 -3 -3 -3 -3 -3 -3 -3 -3 -3 -3 -3))
+      (drop (i32x4.extract_lane 3 (local.get 0)))
+      (drop (v128.load offset=253 (i32.const 0)))
+      (drop (f32x4.relaxed_madd (local.get 0) (local.get 1) (local.get 2)))
+      (drop (f32x4.relaxed_max (local.get 0) (local.get 1)))
+      (i32x4.relaxed_dot_i8x16_i7x16_add_s (local.get 0) (local.get 1) (local.get 2))""")
+    used = relaxed_instructions(wasm)
+    assert used == {"f32x4.relaxed_madd": 1, "f32x4.relaxed_max": 1, RELAXED_DOT: 1}
+    assert simd_opcodes(wasm)[0x0C] == 1  # v128.const counted once, its 0xFD bytes skipped
+    with pytest.raises(WasmFormatError, match="relaxed_madd"):
+        check_relaxed_use("x.wasm", wasm, frozenset({RELAXED_DOT}))
+    with pytest.raises(WasmFormatError):
+        check_relaxed_use("x.wasm", _wat_module("(i32x4.relaxed_dot_i8x16_i7x16_add_s "
+                                                "(local.get 0) (local.get 1) (local.get 2))"), frozenset())
+
+
+def test_a_kernel_compiled_with_contraction_would_be_caught(tmp_path):
+    """What the fresh machine hit: clang 22 with -mrelaxed-simd and contraction allowed turns
+    a*b+c on dl_f4 into relaxed_madd. The same source under our flags has none."""
+    cc, _ = build.wasm_compiler()
+    out = tmp_path / "m.wasm"
+    src = ROOT / "kernels"
+    subprocess.run([*cc, "-O3", "-g0", "-ffreestanding", "-nostdlib", "-Wl,--no-entry", "-Wl,--export-dynamic",
+                    "-msimd128", "-mrelaxed-simd", "-ffp-contract=fast",
+                    "-I", src, src / "model.c", src / "matvec.c", src / "logits.c",
+                    "-o", out], check=True, capture_output=True)
+    wrong = relaxed_instructions(out.read_bytes())
+    # The pragma in fastmath.h still keeps relaxed_madd out here, but -mrelaxed-simd on whole
+    # files lets clang pick relaxed_min/max (23 and 4 sites with clang 22), which is why only
+    # matvec_relaxed.c gets the flag. Before the pragma this also gave 52 madd + 8 nmadd.
+    assert "f32x4.relaxed_madd" not in wrong
+    assert set(wrong) - {RELAXED_DOT}, wrong
+
+
+def test_two_clean_builds_give_the_same_kernel_bytes(tmp_path):
+    outs = []
+    for name in ("one", "two-other-folder"):
+        root = tmp_path / name
+        shutil.copytree(ROOT / "kernels", root / "kernels")
+        build.compile_kernels(root, root / "out", root / "obj")
+        outs.append({p.name: p.read_bytes() for p in sorted((root / "out").glob("*.wasm"))})
+    assert outs[0].keys() == {f"{b.name}.wasm" for b in builds.ALL}
+    assert outs[0] == outs[1]
+    shipped = {p.name: p.read_bytes() for p in sorted((WEB / "kernels").glob("*.wasm"))}
+    assert shipped == outs[0]  # and the same as the site's (built from this checkout)
+
+
+def test_two_clean_builds_give_the_same_wheel_bytes(tmp_path):
+    wheels = []
+    for name in ("a", "b-elsewhere"):
+        root = tmp_path / name
+        shutil.copytree(ROOT / "py_src", root / "py_src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        for f in ("pyproject.toml", "README.md"):
+            shutil.copy(ROOT / f, root / f)
+        wheels.append(build.build_wheel(root, root / "dist").read_bytes())
+    assert wheels[0] == wheels[1]
+
+
+def test_build_info_records_the_compiler_and_every_builds_flags():
+    info = json.loads((WEB / "build-info.json").read_text())
+    kb = info["kernel_builds"]
+    assert "clang version" in kb["compiler"]["version"]
+    assert "-ffp-contract=off" in kb["common_flags"]
+    assert set(kb["builds"]) == {b.name for b in builds.ALL}
+    for b in builds.ALL:
+        assert kb["builds"][b.name]["flags"] == list(b.flags)
+    assert kb["builds"]["kernel_relaxed"]["relaxed_instructions"] == {RELAXED_DOT: 4}
+    assert [n for n, _ in info["kernel_order"]] == [b.name for b in builds.PAGE_FALLBACK_ORDER]
+
+
+def test_the_compiler_is_the_pinned_one_unless_named(monkeypatch):
+    monkeypatch.delenv("DECODELAB_CC", raising=False)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # a system clang on PATH must not matter
+    cc, about = build.wasm_compiler()
+    assert cc[:3] == [sys.executable, "-m", "ziglang"]
+    assert about["compiler"] == "ziglang (PyPI)"
