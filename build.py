@@ -27,7 +27,7 @@ WEB = ROOT / "web"
 VENV = ROOT / ".venv"
 CACHE = ROOT / "build" / "cache"
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
-MICROPIP = "micropip==0.11.1"
+MICROPIP_VERSION = "0.11.1"  # the one place it is written; the wheel name follows from it
 # No debug sections (they held the build folder's path, so two clones built different bytes).
 # Float semantics are fixed here, not left to the compiler's defaults: no contraction of a*b+c
 # (fastmath.h says why). The build table (names, per-build flags) is decodelab/builds.py.
@@ -160,11 +160,12 @@ def step_pyodide() -> None:
 def step_micropip() -> Path:
     """The micropip wheel from PyPI (loaded by path: its hash differs from pyodide-lock.json's)."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    found = sorted(CACHE.glob("micropip-0.11.1-*.whl"))
+    pattern = f"micropip-{MICROPIP_VERSION}-*.whl"
+    found = sorted(CACHE.glob(pattern))
     if not found:
         run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-             "--python-version", "3.14", "-d", CACHE, MICROPIP])
-        found = sorted(CACHE.glob("micropip-0.11.1-*.whl"))
+             "--python-version", "3.14", "-d", CACHE, f"micropip=={MICROPIP_VERSION}"])
+        found = sorted(CACHE.glob(pattern))
     dst = WEB / "wheels"
     dst.mkdir(parents=True, exist_ok=True)
     shutil.copy2(found[0], dst / found[0].name)

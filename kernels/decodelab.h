@@ -72,15 +72,11 @@ float dl_quantize_x(const float *x, int8_t *xq, int32_t cols);
 /* out[r] = sum_c q[r,c]: what the relaxed-SIMD fast path needs besides the weights. */
 void dl_row_sums(const int8_t *q, int32_t rows, int32_t cols, int32_t *out);
 
-/* Fast path on an already quantized x: y[r] = s[r] * xs * sum_c q[r,c] * xq[c]
- * (int32 accumulation, exact in integers; the only error is the quantization of x).
- * qsum: the row sums from dl_row_sums, or 0; with them the relaxed-SIMD build uses its faster
- * dot product. Every build and both routes give the same bits. */
-void dl_matvec_i8x(const int8_t *q, const float *s, const int8_t *xq, float xs, float *y, int32_t rows, int32_t cols,
-                   const int32_t *qsum);
-
 /* Block forms: n input vectors X[t] (stride cols) -> n outputs Y[t] (stride rows), one pass over W.
- * dl_matmat_i8x takes inputs already quantized (XQ[t] with scale xs[t]). */
+ * dl_matmat_i8x takes inputs already quantized (XQ[t] with scale xs[t]):
+ * Y[t][r] = s[r] * xs[t] * sum_c q[r,c] * XQ[t][c] (int32 accumulation, exact in integers; the
+ * only error is the quantization of x). qsum: the row sums from dl_row_sums, or 0; with them the
+ * relaxed build uses its faster dot product. Every build and both routes give the same bits. */
 void dl_matmat_f32x(const int8_t *q, const float *s, const float *X, float *Y, int32_t rows, int32_t cols, int32_t n);
 void dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const float *xs, float *Y, int32_t rows,
                    int32_t cols, int32_t n, const int32_t *qsum);
@@ -88,7 +84,7 @@ void dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const floa
 /* Round half away from zero, exactly (used by every quantizer here; mirrored in quant.py). */
 int32_t dl_round_away(float v);
 
-/* Fast path in one call: quantizes x into scratch (cols bytes) then runs dl_matvec_i8x. */
+/* Fast path in one call: quantizes x into scratch (cols bytes) then runs dl_matmat_i8x. */
 void dl_matvec_fast(const int8_t *q, const float *s, const float *x, float *y, int32_t rows, int32_t cols,
                     int8_t *scratch, const int32_t *qsum);
 
@@ -101,32 +97,34 @@ void dl_matvec_fast(const int8_t *q, const float *s, const float *x, float *y, i
 typedef struct Model Model;
 const char *dl_last_error(void);
 Model *dl_model_load(const uint8_t *bundle, uint32_t len);
-/* out[0..6] = vocab, context, d_model, n_layers, n_heads, d_ff, eot_id */
+/* out[0..DL_CONFIG_FIELDS-1] = vocab, context, d_model, n_layers, n_heads, d_ff, eot_id */
+#define DL_CONFIG_FIELDS 7
 void dl_model_config(const Model *m, int32_t *out);
 void dl_model_reset(Model *m);               /* empty the KV cache */
-int32_t dl_model_pos(const Model *m);        /* tokens in the cache */
 void dl_model_rewind(Model *m, int32_t k);   /* drop the last k cached tokens */
 /* Feed one token at the next position; returns the logits buffer (vocab floats). */
 float *dl_model_step(Model *m, int32_t token);
 /* Feed n tokens in one pass over the weights (prefill, speculative verification); the logits
- * of the last n_logits positions (at most 64) land in the buffer, one row of vocab floats each. */
+ * of the last n_logits positions (at most DL_MAX_BLOCK_LOGITS) land in the buffer, one row of
+ * vocab floats each. */
+#define DL_MAX_BLOCK_LOGITS 64
 float *dl_model_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logits);
 /* No KV cache: empty the cache and recompute all n tokens; logits of the last. */
 float *dl_model_recompute(Model *m, const int32_t *tokens, int32_t n);
 float *dl_model_logits(const Model *m);
 /* Activation path: 1 = x rounded to integers in [-DL_ACT_QMAX, DL_ACT_QMAX] (fast), 0 = x in float32 (exact). */
 void dl_model_set_fast(Model *m, int32_t fast);
-/* Counters since load or the last reset: token positions processed, multiply-accumulates. */
+/* Counters since load: token positions processed, multiply-accumulates (hosts take differences). */
 double dl_model_passes(const Model *m);
 double dl_model_macs(const Model *m);
-void dl_model_reset_counters(Model *m);
 /* Re-quantize every matrix from the shipped int8 weights to `bits` (2..8) with one scale per
  * row (scheme 0), per matrix (1) or per group of 32 columns (2); returns the matrix count, 0 on
  * bad arguments. dl_model_restore puts the shipped weights back exactly. */
 int32_t dl_model_requantize(Model *m, int32_t bits, int32_t scheme);
 int32_t dl_model_restore(Model *m);
 /* Where matrix i lives (wte, wpe, then per layer qkv, proj, fc, fc2):
- * out = {q pointer, scale pointer, rows, cols}; returns 0 past the last. */
+ * out = {q pointer, scale pointer, rows, cols} (DL_MATRIX_INFO_WORDS uint32); returns 0 past the last. */
+#define DL_MATRIX_INFO_WORDS 4
 int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
 
 /* ---- sampler reductions (logits.c) ----------------------------------------------------------
@@ -136,10 +134,11 @@ int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
  *     out[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z
  *     (inv_t = 0 skips the sums);
  *   - then, with k = min(top_n, n), the top k tokens by value (ties: lower id first) in descending
- *     order: k int32 ids from byte 24 of `out`, then their k float32 values (penalised values
- *     where overridden). `out` needs 24 + 8 * top_n bytes.
+ *     order: k int32 ids from byte DL_PREPARE_HEADER_BYTES of `out`, then their k float32 values
+ *     (penalised values where overridden). `out` needs DL_PREPARE_HEADER_BYTES + 8 * top_n bytes.
  * Returns k. One output block lets the host fetch everything with a single copy, and the two
  * plain arrays become Python arrays without building a tuple per token. */
+#define DL_PREPARE_HEADER_BYTES 24 /* M, Z, A as three doubles */
 int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t *over_ids,
                           const float *over_vals, int32_t n_over, float *scratch, int32_t top_n,
                           int32_t *top_ids, float *top_vals, double *out);

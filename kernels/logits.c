@@ -101,7 +101,7 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
     out[0] = M;
     out[1] = Z;
     out[2] = A;
-    int32_t *ids_out = (int32_t *)(out + 3);
+    int32_t *ids_out = (int32_t *)((uint8_t *)out + DL_PREPARE_HEADER_BYTES); /* after M, Z, A */
     float *vals_out = (float *)(ids_out + k);
     for (int32_t i = 0; i < k; i++) {
         ids_out[i] = top_ids[i];

@@ -9,7 +9,8 @@
 #include "fastmath.h"
 #include "int8dot.h"
 
-int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 5; }
+/* bumped whenever an export's signature or an output block's layout changes (kernel.py checks) */
+int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 6; }
 
 int32_t DL_EXPORT("dl_simd_enabled") dl_simd_enabled(void) {
 #if defined(DL_RELAXED_DOT)
@@ -68,7 +69,7 @@ void DL_EXPORT("dl_heap_release") dl_heap_release(uint32_t mark) {
 
 /* Round half away from zero, exactly: v - trunc(v) is exact in float, so no "+0.5" double rounding.
  * py_src/decodelab/quant.py mirrors this bit for bit. */
-int32_t dl_round_away(float v) {
+int32_t DL_EXPORT("dl_round_away") dl_round_away(float v) {
     float t = __builtin_truncf(v), f = v - t;
     if (f >= 0.5f) t += 1.0f;
     else if (f <= -0.5f) t -= 1.0f;
@@ -212,11 +213,6 @@ void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, c
     for (; r < rows; r++)
         for (int32_t t = 0; t < n; t++)
             Y[t * rows + r] = s[r] * xs[t] * (float)dl_dot_i8x_tail(q + r * cols, XQ + t * cols, 0, cols);
-}
-
-void DL_EXPORT("dl_matvec_i8x") dl_matvec_i8x(const int8_t *q, const float *s, const int8_t *xq, float xs,
-                                              float *y, int32_t rows, int32_t cols, const int32_t *qsum) {
-    dl_matmat_i8x(q, s, xq, &xs, y, rows, cols, 1, qsum);
 }
 
 void DL_EXPORT("dl_matvec_fast") dl_matvec_fast(const int8_t *q, const float *s, const float *x, float *y,

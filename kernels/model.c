@@ -53,12 +53,37 @@ static void copy_bytes(void *dst, const void *src, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) d[i] = s[i];
 }
 
-/* ---- plain structs: config, weights, run state -------------------------------------------- */
+/* ---- plain structs: config, weights, run state ------------------------------------------ */
 
+/* The bundle's header and tensor table as they lie in the file (little-endian, like wasm; the
+ * layout is documented once, in py_src/decodelab/bundle.py, and the sizes are checked here). */
+typedef struct {
+    uint8_t magic[4];             /* "DLM\x01" */
+    uint32_t version;             /* 1 */
+    uint32_t vocab, context, d_model, n_layers, n_heads, d_ff, eot;
+    uint32_t n_tensors, table_offset;
+    uint32_t tokenizer_offset, tokenizer_len, meta_offset, meta_len;
+    uint32_t total_len;           /* the whole file, its 4-byte CRC-32 included */
+} BundleHeader;
+
+typedef struct {
+    char name[24];                /* NUL padded */
+    uint32_t dtype;               /* 0 float32, 1 int8 with one float32 scale per row */
+    uint32_t rows, cols, data_offset, scale_offset, reserved;
+} TensorEntry;
+
+_Static_assert(sizeof(BundleHeader) == 64, "bundle header is 64 bytes (bundle.py HEADER)");
+_Static_assert(sizeof(TensorEntry) == 48, "tensor entry is 48 bytes (bundle.py ENTRY)");
+#define BUNDLE_MIN_LEN (sizeof(BundleHeader) + 4) /* a header and the checksum */
+#define DTYPE_F32 0u
+#define DTYPE_I8 1u
+
+/* The shape of the network, from the header. */
 typedef struct {
     int32_t vocab, context, d, n_layers, n_heads, d_ff, eot;
 } Config;
 
+/* One int8 matrix with a float32 scale per row. */
 typedef struct {
     int8_t *q;       /* rows x cols, the weights in use (re-quantization writes here) */
     float *s;        /* one scale per row */
@@ -74,21 +99,35 @@ typedef struct {
 } Layer;
 
 #define MAX_LAYERS 32
-#define MAX_BLOCK_LOGITS 64 /* positions whose logits one block may return (verification of gamma+1) */
+
+/* Everything the file gives: read once at load, changed only by re-quantization. */
+typedef struct {
+    QMat wte, wpe;             /* token embedding (also the tied output matrix), positions */
+    Layer layer[MAX_LAYERS];
+    const float *lnf_w, *lnf_b;
+} Weights;
+
+/* Scratch for one block of up to `context` tokens, the KV cache and its fill level. */
+typedef struct {
+    float *x;                  /* residual stream [n][d] */
+    float *h;                  /* layer-norm output, attention projection, MLP output [n][d] */
+    float *qkv;                /* queries, keys, values of the block [n][3d] */
+    float *att;                /* attention output before its projection [n][d] */
+    float *ff;                 /* MLP hidden [n][d_ff] (re-quantization's scratch too) */
+    float *scores;             /* one head's attention scores over the cache [context + 4] */
+    int8_t *xq;                /* the fast path's rounded inputs [n][widest] */
+    float *xs;                 /* and their scales [n] */
+    float *logits;             /* [DL_MAX_BLOCK_LOGITS][vocab] */
+    float *key_cache, *value_cache; /* [layer][head][position][head_dim]: each head reads one contiguous block */
+    int32_t pos;               /* tokens already in the cache */
+} RunState;
 
 struct Model {
     Config cfg;
-    QMat wte, wpe;
-    Layer layer[MAX_LAYERS];
-    const float *lnf_w, *lnf_b;
-    /* run state, sized for a block of up to `context` tokens */
-    float *x, *h, *qkv, *att, *ff, *logits, *scores;
-    int8_t *xq;
-    float *xs;
-    float *key_cache, *value_cache; /* [layer][head][position][head_dim]: each head reads one contiguous block */
-    int32_t pos;                    /* tokens already in the cache */
-    int32_t fast;
-    double passes, macs;            /* counters (doubles: exact to 2^53, and JS-friendly) */
+    Weights w;
+    RunState s;
+    int32_t fast;              /* 1: 7-bit activations (fast path), 0: float32 activations */
+    double passes, macs;       /* counters since load (doubles: exact to 2^53, and JS-friendly) */
 };
 
 static const char *last_error = "";
@@ -97,13 +136,10 @@ const char *DL_EXPORT("dl_last_error") dl_last_error(void) { return last_error; 
 
 /* ---- bundle parsing (layout documented in py_src/decodelab/bundle.py) ------------------------- */
 
-static uint32_t rd32(const uint8_t *p) { return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24); }
-
-static int name_is(const uint8_t *entry, const char *want) {
+static int name_is(const char *entry, const char *want) {
     for (int i = 0; i < 24; i++) {
-        char c = (char)entry[i];
-        if (c != want[i]) return 0;
-        if (c == 0) return 1;
+        if (entry[i] != want[i]) return 0;
+        if (entry[i] == 0) return 1;
     }
     return 1;
 }
@@ -119,20 +155,20 @@ static void layer_name(char *out, int32_t l, const char *suffix) {
 }
 
 /* Find tensor `name`, check its kind and shape, return its entry or 0 (with last_error set). */
-static const uint8_t *find_tensor(const uint8_t *b, uint32_t len, const char *name, uint32_t dtype, uint32_t rows,
-                                  uint32_t cols) {
-    uint32_t n = rd32(b + 36), table = rd32(b + 40);
-    for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *e = b + table + 48 * i;
-        if (table + 48 * (i + 1) > len) break;
-        if (!name_is(e, name)) continue;
-        uint32_t off = rd32(e + 36), soff = rd32(e + 40);
-        uint32_t bytes = rows * cols * (dtype == 1 ? 1 : 4);
-        if (rd32(e + 24) != dtype || rd32(e + 28) != rows || rd32(e + 32) != cols) {
+static const TensorEntry *find_tensor(const uint8_t *b, uint32_t len, const char *name, uint32_t dtype, uint32_t rows,
+                                      uint32_t cols) {
+    const BundleHeader *hd = (const BundleHeader *)b;
+    for (uint32_t i = 0; i < hd->n_tensors; i++) {
+        if (hd->table_offset + sizeof(TensorEntry) * (i + 1) > len) break;
+        const TensorEntry *e = (const TensorEntry *)(b + hd->table_offset) + i;
+        if (!name_is(e->name, name)) continue;
+        uint32_t bytes = rows * cols * (dtype == DTYPE_I8 ? 1 : 4);
+        if (e->dtype != dtype || e->rows != rows || e->cols != cols) {
             last_error = "model file: a tensor has the wrong type or shape";
             return 0;
         }
-        if (off + bytes > len || (dtype == 1 && soff + 4 * rows > len) || (off & 3) || (soff & 3)) {
+        if (e->data_offset + bytes > len || (dtype == DTYPE_I8 && e->scale_offset + 4 * rows > len) ||
+            (e->data_offset & 3) || (e->scale_offset & 3)) {
             last_error = "model file: a tensor points outside the file";
             return 0;
         }
@@ -143,12 +179,12 @@ static const uint8_t *find_tensor(const uint8_t *b, uint32_t len, const char *na
 }
 
 static int bind_matrix(QMat *m, const uint8_t *b, uint32_t len, const char *name, int32_t rows, int32_t cols) {
-    const uint8_t *e = find_tensor(b, len, name, 1, (uint32_t)rows, (uint32_t)cols);
+    const TensorEntry *e = find_tensor(b, len, name, DTYPE_I8, (uint32_t)rows, (uint32_t)cols);
     if (!e) return 0;
     m->rows = rows;
     m->cols = cols;
-    m->q0 = (const int8_t *)(b + rd32(e + 36));
-    m->s0 = (const float *)(b + rd32(e + 40));
+    m->q0 = (const int8_t *)(b + e->data_offset);
+    m->s0 = (const float *)(b + e->scale_offset);
     m->q = dl_alloc((uint32_t)(rows * cols));
     m->s = dl_alloc((uint32_t)(4 * rows));
     m->qsum = dl_alloc((uint32_t)(4 * rows));
@@ -163,47 +199,17 @@ static int bind_matrix(QMat *m, const uint8_t *b, uint32_t len, const char *name
 }
 
 static const float *bind_vector(const uint8_t *b, uint32_t len, const char *name, int32_t n) {
-    const uint8_t *e = find_tensor(b, len, name, 0, 1, (uint32_t)n);
-    return e ? (const float *)(b + rd32(e + 36)) : 0;
+    const TensorEntry *e = find_tensor(b, len, name, DTYPE_F32, 1, (uint32_t)n);
+    return e ? (const float *)(b + e->data_offset) : 0;
 }
 
-/* The bundle must stay in kernel memory while the model lives: the shipped weights are read
- * from it on restore. The Python loader has already verified its checksum. */
-Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) {
-    last_error = "";
-    if (len < 68 || b[0] != 'D' || b[1] != 'L' || b[2] != 'M' || b[3] != 1) {
-        last_error = "not a decodelab model file (bad magic)";
-        return 0;
-    }
-    if (rd32(b + 4) != 1) {
-        last_error = "unsupported model file version";
-        return 0;
-    }
-    if (rd32(b + 60) != len) {
-        last_error = "model file length does not match its header (truncated?)";
-        return 0;
-    }
-    Model *m = dl_alloc(sizeof(Model));
-    if (!m) return 0;
-    Config *c = &m->cfg;
-    c->vocab = (int32_t)rd32(b + 8);
-    c->context = (int32_t)rd32(b + 12);
-    c->d = (int32_t)rd32(b + 16);
-    c->n_layers = (int32_t)rd32(b + 20);
-    c->n_heads = (int32_t)rd32(b + 24);
-    c->d_ff = (int32_t)rd32(b + 28);
-    c->eot = (int32_t)rd32(b + 32);
-    if (c->n_layers < 1 || c->n_layers > MAX_LAYERS || c->n_heads < 1 || c->d % c->n_heads || (c->d / c->n_heads) % 4 ||
-        c->context < 1 || c->context > 4096 || c->vocab < 2 || c->eot >= c->vocab) {
-        last_error = "model file: configuration out of range";
-        return 0;
-    }
+static int bind_weights(Weights *w, const Config *c, const uint8_t *b, uint32_t len) {
     int32_t d = c->d;
-    if (!bind_matrix(&m->wte, b, len, "wte", c->vocab, d) || !bind_matrix(&m->wpe, b, len, "wpe", c->context, d))
+    if (!bind_matrix(&w->wte, b, len, "wte", c->vocab, d) || !bind_matrix(&w->wpe, b, len, "wpe", c->context, d))
         return 0;
     char name[24];
     for (int32_t l = 0; l < c->n_layers; l++) {
-        Layer *L = &m->layer[l];
+        Layer *L = &w->layer[l];
         layer_name(name, l, "ln1.w"); L->ln1_w = bind_vector(b, len, name, d);
         layer_name(name, l, "ln1.b"); L->ln1_b = bind_vector(b, len, name, d);
         layer_name(name, l, "ln2.w"); L->ln2_w = bind_vector(b, len, name, d);
@@ -218,24 +224,59 @@ Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) 
         layer_name(name, l, "fc2");
         if (!bind_matrix(&L->fc2, b, len, name, d, c->d_ff)) return 0;
     }
-    m->lnf_w = bind_vector(b, len, "lnf.w", d);
-    m->lnf_b = bind_vector(b, len, "lnf.b", d);
-    if (!m->lnf_w || !m->lnf_b) return 0;
+    w->lnf_w = bind_vector(b, len, "lnf.w", d);
+    w->lnf_b = bind_vector(b, len, "lnf.b", d);
+    return w->lnf_w && w->lnf_b;
+}
 
-    uint32_t T = (uint32_t)c->context, widest = (uint32_t)(c->d_ff > 3 * d ? c->d_ff : 3 * d);
-    m->x = dl_alloc(4 * T * d);
-    m->h = dl_alloc(4 * T * d);
-    m->qkv = dl_alloc(4 * T * 3 * d);
-    m->att = dl_alloc(4 * T * d);
-    m->ff = dl_alloc(4 * T * c->d_ff);
-    m->scores = dl_alloc(4 * (T + 4)); /* + padding to a multiple of 4 */
-    m->xq = dl_alloc(T * widest);
-    m->xs = dl_alloc(4 * T);
-    m->logits = dl_alloc(4u * MAX_BLOCK_LOGITS * (uint32_t)c->vocab);
-    m->key_cache = dl_alloc(4u * (uint32_t)c->n_layers * T * (uint32_t)d);
-    m->value_cache = dl_alloc(4u * (uint32_t)c->n_layers * T * (uint32_t)d);
-    if (!m->x || !m->h || !m->qkv || !m->att || !m->ff || !m->scores || !m->xq || !m->xs || !m->logits ||
-        !m->key_cache || !m->value_cache) {
+static int alloc_run_state(RunState *s, const Config *c) {
+    uint32_t T = (uint32_t)c->context, d = (uint32_t)c->d;
+    uint32_t widest = (uint32_t)(c->d_ff > 3 * c->d ? c->d_ff : 3 * c->d);
+    s->x = dl_alloc(4 * T * d);
+    s->h = dl_alloc(4 * T * d);
+    s->qkv = dl_alloc(4 * T * 3 * d);
+    s->att = dl_alloc(4 * T * d);
+    s->ff = dl_alloc(4 * T * (uint32_t)c->d_ff);
+    s->scores = dl_alloc(4 * (T + 4)); /* + padding to a multiple of 4 */
+    s->xq = dl_alloc(T * widest);
+    s->xs = dl_alloc(4 * T);
+    s->logits = dl_alloc(4u * DL_MAX_BLOCK_LOGITS * (uint32_t)c->vocab);
+    s->key_cache = dl_alloc(4u * (uint32_t)c->n_layers * T * d);
+    s->value_cache = dl_alloc(4u * (uint32_t)c->n_layers * T * d);
+    s->pos = 0;
+    return s->x && s->h && s->qkv && s->att && s->ff && s->scores && s->xq && s->xs && s->logits && s->key_cache &&
+           s->value_cache;
+}
+
+/* The bundle must stay in kernel memory while the model lives: the shipped weights are read
+ * from it on restore. The Python loader has already verified its checksum. */
+Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) {
+    last_error = "";
+    const BundleHeader *hd = (const BundleHeader *)b;
+    if (len < BUNDLE_MIN_LEN || hd->magic[0] != 'D' || hd->magic[1] != 'L' || hd->magic[2] != 'M' || hd->magic[3] != 1) {
+        last_error = "not a decodelab model file (bad magic)";
+        return 0;
+    }
+    if (hd->version != 1) {
+        last_error = "unsupported model file version";
+        return 0;
+    }
+    if (hd->total_len != len) {
+        last_error = "model file length does not match its header (truncated?)";
+        return 0;
+    }
+    Model *m = dl_alloc(sizeof(Model));
+    if (!m) return 0;
+    Config *c = &m->cfg;
+    *c = (Config){(int32_t)hd->vocab, (int32_t)hd->context, (int32_t)hd->d_model, (int32_t)hd->n_layers,
+                  (int32_t)hd->n_heads, (int32_t)hd->d_ff, (int32_t)hd->eot};
+    if (c->n_layers < 1 || c->n_layers > MAX_LAYERS || c->n_heads < 1 || c->d % c->n_heads || (c->d / c->n_heads) % 4 ||
+        c->context < 1 || c->context > 4096 || c->vocab < 2 || c->eot >= c->vocab) {
+        last_error = "model file: configuration out of range";
+        return 0;
+    }
+    if (!bind_weights(&m->w, c, b, len)) return 0;
+    if (!alloc_run_state(&m->s, c)) {
         last_error = "out of memory for the run state";
         return 0;
     }
@@ -247,9 +288,11 @@ Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) 
 
 /* Y[n][rows] = W X[n][cols], through the chosen activation path. */
 static void linear(Model *m, const QMat *w, const float *X, float *Y, int32_t n) {
+    RunState *s = &m->s;
     if (m->fast) {
-        for (int32_t t = 0; t < n; t++) m->xs[t] = dl_quantize_x(X + t * w->cols, m->xq + t * w->cols, w->cols);
-        dl_matmat_i8x(w->q, w->s, m->xq, m->xs, Y, w->rows, w->cols, n, w->qsum);
+        /* round each input vector to integers in [-63, 63] with its own scale, then int8 x int8 */
+        for (int32_t t = 0; t < n; t++) s->xs[t] = dl_quantize_x(X + t * w->cols, s->xq + t * w->cols, w->cols);
+        dl_matmat_i8x(w->q, w->s, s->xq, s->xs, Y, w->rows, w->cols, n, w->qsum);
     } else {
         dl_matmat_f32x(w->q, w->s, X, Y, w->rows, w->cols, n);
     }
@@ -296,14 +339,17 @@ static float head_dot(const float *q, const float *k, int32_t hd) {
  * multiple of 4 (checked at load). */
 static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
     const Config *c = &m->cfg;
+    RunState *s = &m->s;
     int32_t d = c->d, hd = d / c->n_heads, n = p + 1;
     float scale = 1.0f / __builtin_sqrtf((float)hd);
-    const float *q = m->qkv + t * 3 * d;
-    float *out = m->att + t * d, *sc = m->scores;
+    const float *q = s->qkv + t * 3 * d;
+    float *out = s->att + t * d, *sc = s->scores;
     for (int32_t h = 0; h < c->n_heads; h++) {
-        const float *Kh = m->key_cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
-        const float *Vh = m->value_cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
+        const float *Kh = s->key_cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
+        const float *Vh = s->value_cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
         const float *qh = q + h * hd;
+        /* scores: q . k / sqrt(head_dim) for every cached position 0..p (the causal mask is
+         * simply that later positions are not in the cache yet) */
         int32_t j = 0;
         for (; j + 4 <= n; j += 4) { /* four keys at a time: four independent chains of adds */
             const float *k0 = Kh + j * hd, *k1 = k0 + hd, *k2 = k1 + hd, *k3 = k2 + hd;
@@ -321,6 +367,7 @@ static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
             sc[j + 3] = dl_hsum(a3) * scale;
         }
         for (; j < n; j++) sc[j] = head_dot(qh, Kh + j * hd, hd) * scale;
+        /* softmax over the scores, its largest taken out first so e^x cannot overflow */
         float mx = sc[0];
         for (j = 1; j < n; j++) mx = sc[j] > mx ? sc[j] : mx;
         int32_t n4 = (n + 3) & ~3;
@@ -332,6 +379,7 @@ static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
             sum4 += e;
         }
         float inv = 1.0f / dl_hsum(sum4);
+        /* the head's output: the values weighted by the softmax */
         float *oh = out + h * hd;
         for (int32_t i0 = 0; i0 < hd; i0 += 16) { /* 16 outputs at a time, kept in four registers */
             if (i0 + 16 <= hd) {
@@ -365,94 +413,103 @@ static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
     m->macs += 2.0 * (double)(p + 1) * d;
 }
 
-/* Run n tokens at positions pos..pos+n-1; logits for the last `n_logits` of them go to m->logits. */
+/* Run n tokens at positions pos..pos+n-1 through the whole network in one pass over the
+ * weights; their keys and values join the cache, and the logits of the last `n_logits` of them
+ * go to s->logits. */
 static int32_t forward_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logits) {
     const Config *c = &m->cfg;
-    int32_t d = c->d;
-    if (n < 1 || m->pos + n > c->context) {
+    const Weights *w = &m->w;
+    RunState *s = &m->s;
+    int32_t d = c->d, H = c->n_heads, hd = d / H;
+    if (n < 1 || s->pos + n > c->context) {
         last_error = "block does not fit in the context";
         return 0;
     }
-    if (n_logits < 1 || n_logits > n || n_logits > MAX_BLOCK_LOGITS) {
+    if (n_logits < 1 || n_logits > n || n_logits > DL_MAX_BLOCK_LOGITS) {
         last_error = "too many logit rows requested";
         return 0;
     }
+    /* 1. embeddings: x = token row of wte + position row of wpe */
     for (int32_t t = 0; t < n; t++) {
         if (tokens[t] < 0 || tokens[t] >= c->vocab) {
             last_error = "token id out of range";
             return 0;
         }
-        float *x = m->x + t * d;
+        float *x = s->x + t * d;
         for (int32_t i = 0; i < d; i++) x[i] = 0.0f;
-        add_row(x, &m->wte, tokens[t]);
-        add_row(x, &m->wpe, m->pos + t);
+        add_row(x, &w->wte, tokens[t]);
+        add_row(x, &w->wpe, s->pos + t);
     }
     for (int32_t l = 0; l < c->n_layers; l++) {
-        const Layer *L = &m->layer[l];
-        for (int32_t t = 0; t < n; t++) layer_norm(m->h + t * d, m->x + t * d, L->ln1_w, L->ln1_b, d);
-        linear(m, &L->qkv, m->h, m->qkv, n);
-        int32_t H = c->n_heads, hd = d / H;
+        const Layer *L = &w->layer[l];
+        /* 2. attention block: h = LN1(x); q, k, v = W_qkv h */
+        for (int32_t t = 0; t < n; t++) layer_norm(s->h + t * d, s->x + t * d, L->ln1_w, L->ln1_b, d);
+        linear(m, &L->qkv, s->h, s->qkv, n);
+        /* 3. this block's keys and values go into the cache at their positions, head by head */
         for (int32_t t = 0; t < n; t++)
             for (int32_t h = 0; h < H; h++) {
-                uint32_t slot = ((uint32_t)(l * H + h) * c->context + (uint32_t)(m->pos + t)) * hd;
-                copy_floats(m->key_cache + slot, m->qkv + t * 3 * d + d + h * hd, hd);
-                copy_floats(m->value_cache + slot, m->qkv + t * 3 * d + 2 * d + h * hd, hd);
+                uint32_t slot = ((uint32_t)(l * H + h) * c->context + (uint32_t)(s->pos + t)) * hd;
+                copy_floats(s->key_cache + slot, s->qkv + t * 3 * d + d + h * hd, hd);
+                copy_floats(s->value_cache + slot, s->qkv + t * 3 * d + 2 * d + h * hd, hd);
             }
-        for (int32_t t = 0; t < n; t++) attend(m, l, t, m->pos + t);
-        linear(m, &L->proj, m->att, m->h, n);
-        for (int32_t i = 0; i < n * d; i++) m->x[i] += m->h[i];
-        for (int32_t t = 0; t < n; t++) layer_norm(m->h + t * d, m->x + t * d, L->ln2_w, L->ln2_b, d);
-        linear(m, &L->fc, m->h, m->ff, n);
-        gelu_all(m->ff, n * c->d_ff);
-        linear(m, &L->fc2, m->ff, m->h, n);
-        for (int32_t i = 0; i < n * d; i++) m->x[i] += m->h[i];
+        /* 4. each token attends to every cached position up to its own */
+        for (int32_t t = 0; t < n; t++) attend(m, l, t, s->pos + t);
+        /* 5. x += W_proj att (the residual connection) */
+        linear(m, &L->proj, s->att, s->h, n);
+        for (int32_t i = 0; i < n * d; i++) s->x[i] += s->h[i];
+        /* 6. MLP block: x += W_fc2 GELU(W_fc LN2(x)) */
+        for (int32_t t = 0; t < n; t++) layer_norm(s->h + t * d, s->x + t * d, L->ln2_w, L->ln2_b, d);
+        linear(m, &L->fc, s->h, s->ff, n);
+        gelu_all(s->ff, n * c->d_ff);
+        linear(m, &L->fc2, s->ff, s->h, n);
+        for (int32_t i = 0; i < n * d; i++) s->x[i] += s->h[i];
     }
+    /* 7. final layer norm, then logits = wte LN_f(x) (the output matrix is the tied embedding),
+     * for the last n_logits tokens only */
     int32_t first = n - n_logits;
-    for (int32_t t = first; t < n; t++) layer_norm(m->h + (t - first) * d, m->x + t * d, m->lnf_w, m->lnf_b, d);
-    linear(m, &m->wte, m->h, m->logits, n_logits); /* tied output embedding */
-    m->pos += n;
+    for (int32_t t = first; t < n; t++) layer_norm(s->h + (t - first) * d, s->x + t * d, w->lnf_w, w->lnf_b, d);
+    linear(m, &w->wte, s->h, s->logits, n_logits);
+    s->pos += n;
     m->passes += n;
     return 1;
 }
 
 /* ---- exported API ----------------------------------------------------------------------------- */
 
+/* out[0..DL_CONFIG_FIELDS-1] = vocab, context, d_model, n_layers, n_heads, d_ff, eot */
 void DL_EXPORT("dl_model_config") dl_model_config(const Model *m, int32_t *out) {
     const Config *c = &m->cfg;
     out[0] = c->vocab; out[1] = c->context; out[2] = c->d; out[3] = c->n_layers;
     out[4] = c->n_heads; out[5] = c->d_ff; out[6] = c->eot;
 }
 
-void DL_EXPORT("dl_model_reset") dl_model_reset(Model *m) { m->pos = 0; }
-
-int32_t DL_EXPORT("dl_model_pos") dl_model_pos(const Model *m) { return m->pos; }
+void DL_EXPORT("dl_model_reset") dl_model_reset(Model *m) { m->s.pos = 0; }
 
 /* Forget the last k cached positions (speculative decoding rolls back rejected drafts). */
 void DL_EXPORT("dl_model_rewind") dl_model_rewind(Model *m, int32_t k) {
-    m->pos = k >= m->pos ? 0 : m->pos - k;
+    m->s.pos = k >= m->s.pos ? 0 : m->s.pos - k;
 }
 
-float *DL_EXPORT("dl_model_logits") dl_model_logits(const Model *m) { return m->logits; }
+float *DL_EXPORT("dl_model_logits") dl_model_logits(const Model *m) { return m->s.logits; }
 
 float *DL_EXPORT("dl_model_step") dl_model_step(Model *m, int32_t token) {
-    return forward_block(m, &token, 1, 1) ? m->logits : 0;
+    return forward_block(m, &token, 1, 1) ? m->s.logits : 0;
 }
 
 float *DL_EXPORT("dl_model_block") dl_model_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logits) {
-    return forward_block(m, tokens, n, n_logits) ? m->logits : 0;
+    return forward_block(m, tokens, n, n_logits) ? m->s.logits : 0;
 }
 
 /* No cache: forget everything and recompute all n tokens (the KV-cache race's slow lane). */
 float *DL_EXPORT("dl_model_recompute") dl_model_recompute(Model *m, const int32_t *tokens, int32_t n) {
-    m->pos = 0;
-    return forward_block(m, tokens, n, 1) ? m->logits : 0;
+    m->s.pos = 0;
+    return forward_block(m, tokens, n, 1) ? m->s.logits : 0;
 }
 
 void DL_EXPORT("dl_model_set_fast") dl_model_set_fast(Model *m, int32_t fast) { m->fast = fast ? 1 : 0; }
 
 double DL_EXPORT("dl_model_passes") dl_model_passes(const Model *m) { return m->passes; }
 double DL_EXPORT("dl_model_macs") dl_model_macs(const Model *m) { return m->macs; }
-void DL_EXPORT("dl_model_reset_counters") dl_model_reset_counters(Model *m) { m->passes = 0; m->macs = 0; }
 
 /* ---- re-quantization (mirrored by py_src/decodelab/quant.py: requantize_reference) --------------- */
 
@@ -566,13 +623,13 @@ static void requant_matrix(QMat *w, int32_t bits, int32_t scheme, float *tmp) {
 static int32_t each_matrix(Model *m, int32_t bits, int32_t scheme, int restore) {
     QMat *all[2 + 4 * MAX_LAYERS];
     int32_t n = 0;
-    all[n++] = &m->wte;
-    all[n++] = &m->wpe;
+    all[n++] = &m->w.wte;
+    all[n++] = &m->w.wpe;
     for (int32_t l = 0; l < m->cfg.n_layers; l++) {
-        all[n++] = &m->layer[l].qkv;
-        all[n++] = &m->layer[l].proj;
-        all[n++] = &m->layer[l].fc;
-        all[n++] = &m->layer[l].fc2;
+        all[n++] = &m->w.layer[l].qkv;
+        all[n++] = &m->w.layer[l].proj;
+        all[n++] = &m->w.layer[l].fc;
+        all[n++] = &m->w.layer[l].fc2;
     }
     for (int32_t i = 0; i < n; i++) {
         QMat *w = all[i];
@@ -580,7 +637,7 @@ static int32_t each_matrix(Model *m, int32_t bits, int32_t scheme, int restore) 
             copy_bytes(w->q, w->q0, (uint32_t)(w->rows * w->cols));
             copy_bytes(w->s, w->s0, 4u * (uint32_t)w->rows);
         } else {
-            requant_matrix(w, bits, scheme, m->ff); /* the run state's widest buffer as scratch */
+            requant_matrix(w, bits, scheme, m->s.ff); /* the run state's widest buffer as scratch */
         }
         dl_row_sums(w->q, w->rows, w->cols, w->qsum);
     }
@@ -601,10 +658,10 @@ int32_t DL_EXPORT("dl_model_restore") dl_model_restore(Model *m) { return each_m
  * qkv, proj, fc, fc2): out[0] = q pointer, out[1] = scale pointer, out[2] = rows, out[3] = cols. */
 int32_t DL_EXPORT("dl_model_matrix") dl_model_matrix(const Model *m, int32_t i, uint32_t *out) {
     const QMat *w;
-    if (i == 0) w = &m->wte;
-    else if (i == 1) w = &m->wpe;
+    if (i == 0) w = &m->w.wte;
+    else if (i == 1) w = &m->w.wpe;
     else if (i - 2 < 4 * m->cfg.n_layers) {
-        const Layer *L = &m->layer[(i - 2) / 4];
+        const Layer *L = &m->w.layer[(i - 2) / 4];
         const QMat *ws[4] = {&L->qkv, &L->proj, &L->fc, &L->fc2};
         w = ws[(i - 2) % 4];
     } else return 0;

@@ -1,19 +1,19 @@
 """Shared fixtures: the kernel through wasmtime, the built site served on localhost, and a
-headless Chromium page that aborts (and records) every request leaving our origin."""
+headless Chromium page that aborts (and records) every request leaving our origin
+(decodelab/browser.py, the same harness the benchmarks use)."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py_src"))
 WEB = ROOT / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+
+from decodelab.browser import call as py  # noqa: E402,F401  (tests import it from here)
+from decodelab.browser import guarded_page, launch, open_ready  # noqa: E402,F401
 
 
 def pytest_collection_modifyitems(config, items):
@@ -60,37 +60,9 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = launch(p)
         yield b
         b.close()
-
-
-class OffOrigin(list):
-    """Requests that tried to leave the page's origin (each one was aborted)."""
-
-
-def guarded_page(browser, site):
-    """A new context and page; requests off the site's origin are aborted and recorded."""
-    ctx = browser.new_context()
-    origin = urlparse(site).netloc
-    blocked = OffOrigin()
-
-    def guard(route):
-        url = route.request.url
-        if urlparse(url).netloc != origin and not url.startswith(("data:", "blob:")):
-            blocked.append(url)
-            route.abort()
-        else:
-            route.continue_()
-
-    ctx.route("**/*", guard)
-    pg = ctx.new_page()
-    pg.blocked = blocked
-    pg.console_errors = []
-    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
-    pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))
-    pg.site = site
-    return ctx, pg
 
 
 @pytest.fixture
@@ -110,17 +82,3 @@ def ready_page(browser, site):
     ctx.close()
     assert not pg.blocked, f"the page tried to reach other origins: {pg.blocked}"
     assert not pg.console_errors, f"console errors: {pg.console_errors}"
-
-
-def open_ready(page, path: str = "/", timeout: float = 60_000):
-    """Navigate and wait until the worker reports ready (or fail with its error)."""
-    page.goto(page.site + path)
-    page.wait_for_function("document.body.dataset.ready", timeout=timeout)
-    state = page.evaluate("document.body.dataset.ready")
-    if state != "1":
-        raise AssertionError("engine failed: " + page.inner_text("#boot-error"))
-
-
-def py(page, fn: str, **args):
-    """Call a Python endpoint in the page's worker and return its result."""
-    return page.evaluate("([fn, args]) => window.decodelab.call(fn, args)", [fn, args])

@@ -39,11 +39,20 @@ def test_each_control_changes_bars_and_readouts(ready_page):
 
 
 def test_slider_move_updates(ready_page):
+    """A slider move redraws the panel from the worker's answer, and the readout is that answer:
+    hotter means more effective choices, with the very number CPython computes."""
     pg = ready_page
-    before = updates(pg)
-    pg.eval_on_selector("#sp-temperature", "(e) => { e.value = 1.3; e.dispatchEvent(new Event('input')); }")
-    wait_update(pg, before)
-    assert pg.input_value("#sp-temperature-num") == "1.3"
+    eff = {}
+    for t in (0.8, 1.3):
+        before = updates(pg)
+        pg.eval_on_selector("#sp-temperature", f"(e) => {{ e.value = {t}; e.dispatchEvent(new Event('input')); }}")
+        wait_update(pg, before)
+        assert pg.input_value("#sp-temperature-num") == str(t)
+        eff[t] = float(pg.inner_text("#sp-eff").replace(",", ""))
+        want = py(pg, "ch1_view", prompt=pg.input_value("#sp-prompt"),
+                  settings={"temperature": t, "top_k": 0, "top_p": 0.95, "min_p": 0, "repetition_penalty": 1})
+        assert eff[t] == round(want["eff"], 1)
+    assert eff[1.3] > eff[0.8]
     pg.eval_on_selector("#sp-temperature", "(e) => { e.value = 0.8; e.dispatchEvent(new Event('input')); }")
 
 
@@ -61,13 +70,18 @@ def test_bad_value_shows_message_and_panel_keeps_working(ready_page):
 
 def test_draw_undo_and_inspect(ready_page):
     pg = ready_page
+    pg.click("#sp-clear")
     pg.click("#sp-draw10")
     pg.wait_for_selector("#sp-tok-9")
+    drawn = [pg.inner_text(f"#sp-tok-{i}") for i in range(10)]
     pg.click("#sp-tok-3")
     pg.wait_for_selector("#sp-text .token-pop .bar-row")
+    assert pg.eval_on_selector_all("#sp-text .token-pop .bar-row", "rows => rows.length") >= 2
     pg.click("#sp-undo")
     pg.wait_for_function("!document.querySelector('#sp-tok-9')")
+    assert [pg.inner_text(f"#sp-tok-{i}") for i in range(9)] == drawn[:9]  # undo drops the last one only
     pg.click("#sp-clear")
+    pg.wait_for_function("!document.querySelector('#sp-tok-0')")
 
 
 def test_page_text_equals_cpython_text_for_a_seed(ready_page, kernel):

@@ -108,11 +108,11 @@ def test_kernel_refuses_a_bad_header_too(kernel, good):
     mark = kernel.mark()
     ptr = kernel.alloc(len(good))
     kernel.put(ptr, b"XXXX" + good[4:])
-    assert kernel.host.call("dl_model_load", ptr, len(good)) == 0
-    assert "magic" in e.last_error()
+    assert kernel.model_load(ptr, len(good)) == 0
+    assert "magic" in kernel.last_error()
     kernel.put(ptr, good)
-    assert kernel.host.call("dl_model_load", ptr, len(good) - 8) == 0
-    assert "length" in e.last_error()
+    assert kernel.model_load(ptr, len(good) - 8) == 0
+    assert "length" in kernel.last_error()
     kernel.release(mark)
 
 

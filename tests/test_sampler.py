@@ -14,6 +14,41 @@ logit = st.floats(min_value=-20, max_value=20, allow_nan=False, allow_infinity=F
 logit_lists = st.lists(logit, min_size=2, max_size=40)
 
 
+def naive_distribution(z, s, history=()):
+    """The oracle: a sampler written the obvious way, nanoGPT-style, over the whole vocabulary in
+    float64, with nothing clever (no lazy probabilities, no bisect, no partial fetches).
+    Returns {token: final probability} of the survivors, best first (by logit, ties to the lower id)."""
+    z = list(map(float, z))
+    for t in set(list(history)[-s.penalty_window:] if s.penalty_window else []):  # 1. penalty
+        z[t] = z[t] / s.repetition_penalty if z[t] > 0 else z[t] * s.repetition_penalty
+    if s.temperature == 0:
+        return {max(range(len(z)), key=lambda i: (z[i], -i)): 1.0}
+    filtering = s.top_k > 0 or s.top_p < 1 or s.min_p > 0
+    t_first = 1.0 if (s.temperature_last and filtering) else s.temperature
+    order = sorted(range(len(z)), key=lambda i: (-z[i], i))     # best first, ties to the lower id
+    m = max(z)
+    w = {i: math.exp((z[i] - m) / t_first) for i in order}         # 2. temperature and softmax
+    tot = sum(w.values())
+    p = {i: w[i] / tot for i in order}
+    keep = order[:s.top_k] if s.top_k else order                   # 3. top-k
+    if s.top_p < 1:                                                # 4. top-p over the top-k set
+        mass, run, cut = sum(p[i] for i in keep), 0.0, []
+        for i in keep:
+            cut.append(i)
+            run += p[i]
+            if run >= s.top_p * mass:
+                break
+        keep = cut
+    if s.min_p > 0:                                                # 5. min-p
+        keep = [i for i in keep if p[i] >= s.min_p * p[order[0]]] or keep[:1]
+    if s.temperature_last and filtering:                           # temperature on the survivors
+        w = {i: math.exp((z[i] - z[keep[0]]) / s.temperature) for i in keep}
+        tot = sum(w.values())
+        return {i: w[i] / tot for i in keep}
+    tot = sum(p[i] for i in keep)                                  # 6. renormalise
+    return {i: p[i] / tot for i in keep}
+
+
 def full(z, s, history=(), rng=None):
     """A step whose head covers the whole vocabulary."""
     return sample_step(ListLogits(z), list(history), s, rng, head_size=len(z), fetch_all=True)
@@ -69,6 +104,43 @@ def test_sample_token_draws_what_sample_step_draws(z, t, k, p, mp, last, seed):
     """The generation loop's lean path picks exactly the token of the full step."""
     s = Settings(temperature=t, top_k=k, top_p=p, min_p=mp, temperature_last=last)
     assert sample_token(ListLogits(z), [], s, Rng(seed)) == sample_step(ListLogits(z), [], s, Rng(seed)).token
+
+
+@given(logit_lists, st.floats(0.05, 4.0), st.integers(0, 10), st.floats(0.05, 1.0), st.floats(0, 0.5), st.booleans(),
+       st.floats(1.0, 2.0), st.lists(st.integers(0, 39), max_size=10))
+def test_sampler_equals_the_naive_oracle(z, t, k, p, mp, last, r, hist):
+    s = Settings(temperature=t, top_k=k, top_p=p, min_p=mp, temperature_last=last, repetition_penalty=r)
+    hist = [h for h in hist if h < len(z)]
+    want = naive_distribution(z, s, hist)
+    got = {i: q for i, _, q in full(z, s, hist).head if q > 0}
+    # the cut can differ only where a running sum lands within rounding of p (float64)
+    if set(got) != set(want):
+        probs = sorted(naive_distribution(z, Settings(temperature=t if not last else 1.0, top_p=1.0), hist).values(),
+                       reverse=True)
+        run = 0.0
+        near = False
+        for q in probs:
+            run += q
+            near |= abs(run - p) < 1e-9 or abs(q - mp * probs[0]) < 1e-12
+        assume(not near)
+    assert set(got) == set(want)
+    assert all(math.isclose(got[i], want[i], rel_tol=1e-9, abs_tol=1e-15) for i in want)
+
+
+@given(logit_lists, st.floats(0.05, 4.0), st.integers(0, 2**32 - 1))
+def test_draw_equals_the_oracles_interval_draw(z, t, seed):
+    """A draw is u's interval in the running sum of the final distribution, tokens best first."""
+    s = Settings(temperature=t, top_p=0.9)
+    want = naive_distribution(z, s)
+    u = Rng(seed).random()
+    run, pick = 0.0, None
+    for i, q in want.items():  # best first, by logit: equal probabilities keep the logits' order
+        run += q
+        if run >= u:
+            pick = i
+            break
+    assume(pick is not None and abs(run - u) > 1e-12)
+    assert sample_token(ListLogits(z), [], s, Rng(seed)) == pick
 
 
 def test_ties_at_the_cut_go_to_the_lower_id():
@@ -152,13 +224,12 @@ def model(kernel):
 @pytest.mark.parametrize("s", SETTINGS, ids=[str(i) for i in range(len(SETTINGS))])
 def test_kernel_source_equals_python_source(model, s):
     ids = [model.eot] + model.tokenizer.encode("Once upon a time, there was a girl named Lily. Lily loved")
-    model._reset(model.h)
-    model.history = []
+    model.clear()
     logits = model.feed(ids)
     for seed in range(5):
-        a = sample_step(model.source, ids, s, Rng(seed))
+        a = sample_step(model.logit_source(), ids, s, Rng(seed))
         b = sample_step(ListLogits(logits), ids, s, Rng(seed))
-        assert sample_token(model.source, ids, s, Rng(seed)) == a.token
+        assert sample_token(model.logit_source(), ids, s, Rng(seed)) == a.token
         assert (a.token, a.survivors) == (b.token, b.survivors)
         assert math.isclose(a.prob, b.prob, rel_tol=1e-5)
         assert math.isclose(a.cut_mass, b.cut_mass, abs_tol=1e-6)
@@ -173,10 +244,12 @@ def test_argmax_is_the_top_token_with_ties_to_the_lower_id(model):
     vals = array("f", [0.5, 2.0, 1.0, 2.0] + [0.0] * (model.vocab - 4))
     ptr = model.k.alloc(4 * model.vocab)
     model.k.put(ptr, vals)
-    src = model.source.bind(vals, ptr)
+    from decodelab.engine import KernelLogits
+
+    src = KernelLogits(model.k, model.vocab, ptr).bind(vals, ptr)
     assert src.argmax() == 1 == src.prepare(0.0, {}, 1)[0][0] == ListLogits(vals).argmax()
     logits = model.feed([5, 6, 7])
-    src = model.source.bind(logits, model.logits_ptr)
+    src = model.logit_source(0, logits)
     assert src.argmax() == src.prepare(0.0, {}, 1)[0][0] == ListLogits(logits).argmax()
 
 
@@ -188,7 +261,7 @@ def test_rank_curve_matches_the_sampler(model, t):
 
     ids = [model.eot] + model.tokenizer.encode("Once upon a time, there was a")
     logits = model.feed(ids)
-    src = model.source.bind(logits, model.logits_ptr)
+    src = model.logit_source(0, logits)
     full = sample_step(src, ids, Settings(temperature=t, top_p=1.0), None, head_size=model.vocab, fetch_all=True)
     probs = [p for _, p, _ in full.head]
     ranks = rank_sample(model.vocab)

@@ -29,8 +29,7 @@ def pair(kernel):
 def test_greedy_speculation_is_the_targets_greedy_text(pair, gamma):
     t, d = pair
     prompt = t.tokenizer.encode("Once upon a time, there was a little girl named Lily.")
-    src = t.source
-    base = t.generate(prompt, 50, lambda lg, h: (S.greedy(src.bind(lg, t.logits_ptr), h), None)).tokens
+    base = t.generate(prompt, 50, lambda src, h: (S.greedy(src, h), None)).tokens
     r = SpecDecoder(t, d).generate(prompt, 50, gamma)
     assert r["tokens"] == base
     if gamma:
@@ -46,7 +45,7 @@ def first_token_counts(t, d, settings, n, monkeypatch=None):
         counts[tok] = counts.get(tok, 0) + 1
     t.reset()
     logits = t.feed(prompt)
-    p = final_distribution(t.source.bind(logits, t.logits_ptr), [t.eot] + prompt, settings)
+    p = final_distribution(t.logit_source(0, logits), [t.eot] + prompt, settings)
     return counts, p
 
 

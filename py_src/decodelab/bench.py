@@ -10,47 +10,17 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from contextlib import contextmanager
 from pathlib import Path
+
+from .browser import call, guarded_page, open_ready, served_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_SHAPES = [(256, 256), (1024, 256), (4096, 256), (384, 384), (1536, 384), (8192, 384)]
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 
 
-@contextmanager
 def chromium(web: Path):
-    """A served site and a headless Chromium whose pages may not leave the site's origin."""
-    from playwright.sync_api import sync_playwright
-
-    from .devserver import serve_in_thread
-
-    srv, url = serve_in_thread(web)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            try:
-                yield browser, url
-            finally:
-                browser.close()
-    finally:
-        srv.shutdown()
-
-
-def guarded_context(browser, url):
-    ctx = browser.new_context()
-    origin = url.split("//", 1)[1]
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.split("//", 1)[-1].startswith(origin)
-              else r.abort())
-    return ctx
-
-
-def open_ready(page, url: str, timeout: float = 120_000) -> None:
-    page.goto(url)
-    page.wait_for_function("document.body.dataset.ready", timeout=timeout)
-    if page.evaluate("document.body.dataset.ready") != "1":
-        raise RuntimeError("engine failed: " + page.inner_text("#boot-error"))
+    """A served site and a headless Chromium (decodelab/browser.py): yields (browser, url)."""
+    return served_browser(web)
 
 
 def write_json(path: Path | None, data: dict) -> None:
@@ -82,7 +52,7 @@ def bench_kernel(web: Path, json_path: Path | None, rounds: int = 5) -> dict:
     samples: dict[str, dict[str, list[float]]] = {f"{r}x{c}": {} for r, c in KERNEL_SHAPES}
     js_diff = 0.0
     with chromium(web) as (browser, url):
-        page = guarded_context(browser, url).new_page()
+        _, page = guarded_page(browser, url)
         page.goto(url + "/bench/kernel.html")
         page.wait_for_function("window.kernelBench && window.kernelBench.ready")
         page.evaluate("window.kernelBench.ready")
@@ -123,17 +93,15 @@ def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
     cold, warm, stages = [], [], []
     with chromium(web) as (browser, url):
         for _ in range(n):  # cold: a fresh context has an empty HTTP cache
-            ctx = guarded_context(browser, url)
-            page = ctx.new_page()
-            open_ready(page, url + "/")
+            ctx, page = guarded_page(browser, url)
+            open_ready(page, "/", timeout=120_000)
             cold.append(page.evaluate("window.__readyAt") / 1000)
             stages.append(page.evaluate("window.__bootStages"))
             ctx.close()
-        ctx = guarded_context(browser, url)
-        page = ctx.new_page()
-        open_ready(page, url + "/")
+        ctx, page = guarded_page(browser, url)
+        open_ready(page, "/", timeout=120_000)
         for _ in range(n):  # warm: the same context, reloaded
-            open_ready(page, url + "/")
+            open_ready(page, "/", timeout=120_000)
             warm.append(page.evaluate("window.__readyAt") / 1000)
         ctx.close()
     data = {"cold_s": statistics.median(cold), "warm_s": statistics.median(warm), "cold_all": cold,
@@ -148,13 +116,9 @@ def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
 # ---- in-page benchmarks through the worker's Python ------------------------------------------------
 
 def _page(browser, url):
-    page = guarded_context(browser, url).new_page()
-    open_ready(page, url + "/")
+    _, page = guarded_page(browser, url)
+    open_ready(page, "/", timeout=120_000)
     return page
-
-
-def call(page, fn, **args):
-    return page.evaluate("([fn, args]) => window.decodelab.call(fn, args)", [fn, args])
 
 
 def local_engine(name: str = "main"):

@@ -9,24 +9,13 @@ import traceback
 from array import array
 
 from . import sampler as S
-from .api import endpoint, engine
 from .errors import InputError
-
-MAX_PROMPT_TOKENS = 400
-_view_cache: dict = {}
-
-
-def encode_prompt(e, prompt: str, extra=()) -> list[int]:
-    if not isinstance(prompt, str):
-        raise InputError("the prompt must be text", "prompt")
-    ids = e.tokenizer.encode(prompt) + [int(t) for t in extra]
-    if len(ids) > MAX_PROMPT_TOKENS:
-        raise InputError(f"the prompt is {len(ids)} tokens; this panel takes at most {MAX_PROMPT_TOKENS}", "prompt")
-    return ids
+from .inputs import check_count, check_seed, encode_prompt, token_texts
+from .session import endpoint, session
 
 
-def token_texts(e, ids) -> list[str]:
-    return [e.tokenizer.token_str(i) for i in ids]
+def engine():
+    return session().engine("main")
 
 
 def generate_text(e, prompt_ids: list[int], settings: S.Settings, seed: int, n: int,
@@ -35,9 +24,8 @@ def generate_text(e, prompt_ids: list[int], settings: S.Settings, seed: int, n: 
     same tokens in CPython and in Pyodide. Records each token's probability (final distribution),
     its log-probability at T = 1 (for surprise) and the top of the distribution it came from."""
     rng = S.Rng(seed)
-    src = e.source
 
-    def choose(logits, history):
+    def choose(src, history):
         st = S.sample_step(src, history, settings, rng, head_size=8)
         lp = S.token_logprob(src, st.token)
         return st.token, {"p": st.prob, "lp": lp, "top": [[i, p, q, e.tokenizer.token_str(i)] for i, p, q in st.head],
@@ -56,20 +44,17 @@ def generate_text(e, prompt_ids: list[int], settings: S.Settings, seed: int, n: 
 # ---- the control panel --------------------------------------------------------------------------
 
 def _view_source(e, ids: list[int]):
-    """Logits after `ids`, kept in their own kernel buffer so other widgets cannot disturb them;
-    moving a slider re-uses them without running the model again."""
-    from .engine import KernelLogits
-
-    if _view_cache.get("engine") is not e:
-        _view_cache.clear()
-        _view_cache.update(engine=e, ptr=e.k.alloc(4 * e.vocab), src=KernelLogits(e))
+    """Logits after `ids`, kept in the panel's own kernel buffer so other widgets cannot disturb
+    them; moving a slider re-uses them without running the model again."""
+    pc = session().panel()
     key = tuple(ids)
-    if _view_cache.get("key") != key:
+    if pc.key != key:
         e.reset()
-        logits = e.feed(ids) if ids else e._read_logits()
-        e.k.put(_view_cache["ptr"], logits)
-        _view_cache.update(key=key, logits=array("f", logits))
-    return _view_cache["src"].bind(_view_cache["logits"], _view_cache["ptr"])
+        logits = e.feed(ids) if ids else e.logits()
+        e.k.put(pc.logits_ptr, logits)
+        pc.key, pc.logits = key, array("f", logits)
+        pc.order_key = pc.plot_key = None
+    return pc.source.bind(pc.logits, pc.logits_ptr)
 
 
 def rank_sample(n: int) -> list[int]:
@@ -90,19 +75,20 @@ def _rank_plot(src, ids, history, s: S.Settings) -> dict:
     temperature move re-uses the sorted logits, and the kernel redoes the exponentials
     (dl_rank_curve: microseconds, where a Python pass over the vocabulary takes milliseconds in
     Pyodide), keeping the panel within a frame."""
+    pc = session().panel()
     key = (tuple(ids), s.temperature, s.repetition_penalty, s.penalty_window, s.temperature_last)
-    if _view_cache.get("plot_key") != key:
+    if pc.plot_key != key:
         over = S.penalty_overrides(src, history, s.repetition_penalty, int(s.penalty_window))
         order_key = (tuple(ids), s.repetition_penalty, s.penalty_window)
-        if _view_cache.get("order_key") != order_key:
-            _view_cache.update(order_key=order_key, sorted_ptr=src.sorted_copy(over))
+        if pc.order_key != order_key:
+            pc.order_key, pc.sorted_ptr = order_key, src.sorted_copy(over)
         # with temperature last (or T = 0) the curve is the model's own distribution, at T = 1
         inv = 1.0 if (s.temperature_last or s.temperature == 0) else 1.0 / s.temperature
         _, _, M, Z, _ = src.prepare(inv, over, 0)
         xs = rank_sample(src.vocab_size)
-        p, cum = src.rank_curve(_view_cache["sorted_ptr"], inv, M, Z, xs)
-        _view_cache.update(plot_key=key, plot={"rank": xs, "p": p, "cum": cum})
-    return _view_cache["plot"]
+        p, cum = src.rank_curve(pc.sorted_ptr, inv, M, Z, xs)
+        pc.plot_key, pc.plot = key, {"rank": xs, "p": p, "cum": cum}
+    return pc.plot
 
 
 @endpoint
@@ -132,17 +118,10 @@ def ch1_draw(prompt: str, settings: dict, seed: int, n: int = 1, extra: list | N
     """Draw n tokens after prompt + extra with the seeded sampler."""
     e = engine()
     s = S.make_settings(**settings)
-    if not (isinstance(n, int) and 1 <= n <= 200):
-        raise InputError("draw between 1 and 200 tokens at a time", "n")
+    check_count(n, 1, 200, "n", "draw between 1 and 200 tokens at a time")
     seed = check_seed(seed)
     ids = encode_prompt(e, prompt, extra or [])
     return generate_text(e, ids, s, seed, n)
-
-
-def check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, float)) or seed != int(seed) or not 0 <= seed < 2 ** 32:
-        raise InputError("the seed must be a whole number from 0 to 4294967295", "seed")
-    return int(seed)
 
 
 @endpoint
@@ -202,8 +181,7 @@ def ch1_loops(openings: list, n: int = 80, penalty: float = 1.0) -> dict:
 @endpoint
 def ch1_long(prompt: str, seed: int, n: int, stop_at_end: bool, temperature: float = 0.8) -> dict:
     e = engine()
-    if not (isinstance(n, int) and 1 <= n <= 1200):
-        raise InputError("ask for 1 to 1200 tokens", "n")
+    check_count(n, 1, 1200, "n", "ask for 1 to 1200 tokens")
     s = S.make_settings(temperature=temperature, top_p=0.95)
     g = generate_text(e, encode_prompt(e, prompt), s, check_seed(seed), n, stop_at_end=stop_at_end, info=False)
     g.update(context=e.context, keep=e.keep, cache_len=len(e.history), end_token=e.eot,

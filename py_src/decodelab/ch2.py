@@ -5,9 +5,16 @@ import time
 
 from . import quant
 from . import sampler as S
-from .api import endpoint, engine
-from .ch1 import encode_prompt
 from .errors import InputError
+from .inputs import check_count, encode_prompt, token_texts
+from .session import endpoint, session
+
+SPEED_VARIANTS = ("main", "scalar", "jsmatvec")  # the page's kernel, the scalar build, plain-JS products
+
+
+def greedy_choice(src, history):
+    """A generation step that takes the top token (no penalty): one kernel call."""
+    return S.greedy(src, history), None
 
 # A short story we wrote ourselves for the bit-depth widget (not from the training corpus).
 OUR_STORY = ("Pip the small gray mouse lived under the old blue bench in the park. Every morning he "
@@ -27,36 +34,23 @@ def kv_figures(e) -> dict:
 @endpoint
 def ch2_kv_race(prompt: str, n: int = 30) -> dict:
     """The same greedy tokens with the KV cache and without it (recomputing the whole context)."""
-    e = engine()
-    if not (isinstance(n, int) and 1 <= n <= 200):
-        raise InputError("generate 1 to 200 tokens", "n")
-    ids = [e.eot] + encode_prompt(e, prompt)
-    P = len(ids)
+    e = session().engine()
+    check_count(n, 1, 200, "n", "generate 1 to 200 tokens")
+    prompt_ids = encode_prompt(e, prompt)
+    P = 1 + len(prompt_ids)  # the beginning-of-text token, then the prompt
     if P + n > e.context:
         raise InputError("prompt plus new tokens must fit in the context", "n")
-    src = e.source
 
-    def run(cached: bool):
-        p0, m0 = e.counters()
+    def run(cached: bool) -> dict:
         t0 = time.perf_counter()
-        toks = list(ids)
-        e._reset(e.h)
-        e.history = []
-        logits = e.feed(toks) if cached else e.recompute(toks)
-        out = []
-        for _ in range(n):
-            tok = S.greedy(src.bind(logits, e.logits_ptr), toks)
-            out.append(tok)
-            toks.append(tok)
-            if len(out) == n:
-                break
-            logits = e.step(tok) if cached else e.recompute(toks)
-        p1, m1 = e.counters()
-        return {"tokens": out, "texts": [e.tokenizer.token_str(t) for t in out], "passes": int(p1 - p0),
-                "macs": m1 - m0, "ms": (time.perf_counter() - t0) * 1e3}
+        g = e.generate(prompt_ids, n, greedy_choice, cache=cached)
+        return {"tokens": g.tokens, "texts": token_texts(e, g.tokens), "passes": g.stats.passes,
+                "macs": g.stats.macs, "ms": (time.perf_counter() - t0) * 1e3}
 
     with_kv = run(True)
     without = run(False)
+    # the last new token needs no pass of its own, so n tokens cost P + n - 1 passes with the
+    # cache and P + (P + 1) + ... + (P + n - 1) = nP + n(n - 1)/2 without
     return {"with_cache": with_kv, "without_cache": without, "prompt_tokens": P, "n": n,
             "same_output": with_kv["tokens"] == without["tokens"],
             "formula_with": P + n - 1, "formula_without": n * P + n * (n - 1) // 2,
@@ -73,59 +67,29 @@ def ch2_outliers(rows: int, cols: int, outlier: float, bits: int = 8) -> dict:
 
 
 def surprise_of(e, text: str) -> dict:
+    """Mean -ln p of the text's tokens under the model (each predicted from the ones before it)."""
     ids = e.tokenizer.encode(text)
     if not ids:
         raise InputError("paste some text to measure", "text")
-    if len(ids) > e.context - 1:
-        ids = ids[:e.context - 1]
-    src = e.source
+    ids = ids[:e.context - 1]
     e.reset()
-    lps = []
-    logits = e._read_logits()
-    for t in ids:
-        lps.append(S.token_logprob(src.bind(logits, e.logits_ptr), t))
-        logits = e.step(t)
+    lps = [S.token_logprob(e.logit_source(), ids[0])]
+    for prev, t in zip(ids, ids[1:]):
+        e.step(prev, read=False)
+        lps.append(S.token_logprob(e.logit_source(), t))
     return {"surprise": -sum(lps) / len(lps), "tokens": len(ids)}
-
-
-def bits_engine():
-    """The bit-depth widget's own copy of the main model, so re-quantizing it leaves every other
-    widget on the shipped 8-bit weights."""
-    from .api import STATE
-    from .engine import Engine
-
-    e = STATE.get("bits_engine")
-    if e is None:
-        main = engine()
-        e = STATE["bits_engine"] = Engine(main.k, main.bundle.raw, "main (bit-depth copy)")
-    return e
 
 
 @endpoint
 def ch2_requant(bits: int, scheme: str, text: str = "", prompt: str = "Once upon a time, there was a") -> dict:
-    e = bits_engine()
+    e = session().bits_engine()
     ms = e.requantize(bits, scheme) if bits != 8 or scheme != "row" else e.restore()
     out = {"bits": bits, "scheme": scheme, "requant_ms": ms, "story": surprise_of(e, OUR_STORY)}
     if text.strip():
         out["pasted"] = surprise_of(e, text)
-    ids = encode_prompt(e, prompt)
-    src = e.source
-    g = e.generate(ids, 40, lambda lg, h: (S.greedy(src.bind(lg, e.logits_ptr), h), None))
+    g = e.generate(encode_prompt(e, prompt), 40, greedy_choice)
     out["continuation"] = e.tokenizer.decode(g.tokens)
     return out
-
-
-@endpoint
-def ch2_restore() -> dict:
-    return {"restore_ms": bits_engine().restore()}
-
-
-@endpoint
-def ch2_story() -> dict:
-    return {"story": OUR_STORY}
-
-
-_speed_engines: dict = {}
 
 
 @endpoint
@@ -133,25 +97,14 @@ def ch2_speed(variant: str = "main", n: int = 96, warmup: int = 32) -> dict:
     """Greedy tokens per second with the main model on one kernel: the page's own ("main", SIMD
     where available), the scalar build, or the build whose matvec is plain JavaScript. A short
     untimed run first lets the browser's JIT compile the hot code of that kernel."""
-    from .engine import Engine
-    from .kernel import Kernel
-
-    if variant not in ("main", "scalar", "jsmatvec"):
+    if variant not in SPEED_VARIANTS:
         raise InputError("kernel must be main, scalar or jsmatvec", "variant")
-    main = engine()
-    if variant == "main":
-        e = main
-    else:
-        e = _speed_engines.get(variant)
-        if e is None:
-            e = _speed_engines[variant] = Engine(Kernel.open(variant=variant), main.bundle.raw, f"main ({variant})")
-    src = e.source
+    check_count(n, 1, 400, "n", "time 1 to 400 tokens")
+    e = session().speed_engine(variant)
     ids = encode_prompt(e, "Once upon a time")
-    choose = lambda lg, h: (S.greedy(src.bind(lg, e.logits_ptr), h), None)  # noqa: E731
     if warmup:
-        e.generate(ids, warmup, choose, read_logits=False)
-    t0 = time.perf_counter()
-    g = e.generate(ids, n, choose, read_logits=False)
-    dt = time.perf_counter() - t0
+        e.generate(ids, warmup, greedy_choice, read_logits=False)
+    g = e.generate(ids, n, greedy_choice, read_logits=False)
+    dt = g.loop_s
     return {"variant": variant, "simd": e.k.simd, "tokens": len(g.tokens), "seconds": dt, "tps": len(g.tokens) / dt,
             "kernel_ms": g.stats.kernel_s * 1e3, "python_ms": g.stats.python_s * 1e3, "text": e.tokenizer.decode(g.tokens)}

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from . import sampler as S
 from . import speculative as sp
-from .api import STATE, endpoint, engine
-from .ch1 import encode_prompt
 from .errors import InputError
+from .inputs import check_count, encode_prompt
+from .session import endpoint, session
+from .specdecode import in_situ_costs, measure_costs, target_alone
 
 
 @endpoint
@@ -31,18 +32,14 @@ def ch3_gate() -> dict:
 @endpoint
 def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: int = 1) -> dict:
     """Speculative decoding with our draft and main models against the main model alone."""
-    from .specdecode import SpecDecoder, in_situ_costs, measure_costs, target_alone
-
-    t, d = engine("main"), engine("draft")
+    t = session().engine("main")
     if mode not in ("greedy", "sample"):
         raise InputError("mode must be greedy or sample", "mode")
-    if not (isinstance(n, int) and 1 <= n <= 300):
-        raise InputError("generate 1 to 300 tokens", "n")
+    check_count(n, 1, 300, "n", "generate 1 to 300 tokens")
     gamma = sp.check_gamma(gamma)
     ids = encode_prompt(t, prompt)
     s = S.Settings(temperature=0.0) if mode == "greedy" else S.Settings(temperature=1.0, top_p=1.0)
-    dec = STATE.get("spec") or SpecDecoder(t, d)
-    STATE["spec"] = dec
+    dec = session().spec_decoder()  # raises a clear message if the draft model is missing
     # warm up first (the browser compiles hot wasm code in tiers), then keep the faster of two timings
     dec.generate(ids, 4, gamma, s, seed=seed)
     base, base_s = target_alone(t, ids, n, s, seed)
@@ -50,14 +47,14 @@ def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: i
     spec = dec.generate(ids, n, gamma, s, seed=seed)
     t_token = base_s / len(base)
     costs = in_situ_costs(spec, t_token)
-    micro = measure_costs(t, d, gamma)
+    micro = measure_costs(t, dec.d, gamma)
     alpha = spec["acceptance"]
     pred = sp.evaluate(min(1.0, alpha or 0.0), gamma, max(costs["c_draft"], 0.0), max(costs["c_verify"], 1e-9))
     return {
         "text": t.tokenizer.decode(spec["tokens"]), "tokens": spec["tokens"],
         "same_as_target": spec["tokens"] == base if mode == "greedy" else None,
         "alpha": alpha, "alpha_by_position": spec["acceptance_by_position"],
-        "tokens_per_round": spec["tokens_per_round_measured"], "expected_tokens_per_round": pred["E"],
+        "tokens_per_round": spec["tokens_per_round"], "expected_tokens_per_round": pred["E"],
         "spec_tps": spec["tokens_per_s"], "target_tps": 1.0 / t_token,
         "measured_speedup": spec["tokens_per_s"] * t_token,
         "predicted_speedup": pred["speedup"], "costs": {**costs, "t_target_ms": t_token * 1e3},

@@ -1,8 +1,8 @@
 """The generation engine: one model in kernel memory, driven from Python (CPython or Pyodide).
 
 The same code runs on both backends because it only uses `Kernel` (decodelab.kernel).
-Logits come back as `array('f')` filled by one buffer copy (the cheapest route measured:
-see `bench_logits_transfer` in decodelab.bench and the README's engine section).
+Logits come back as `array('f')` filled by one buffer copy (the cheapest route measured), or
+stay in kernel memory for the sampler's kernel-side reductions (KernelLogits).
 
 Context rule: the model sees at most `context` (512) positions. When the cache is full, the
 engine keeps the last `keep` (256) tokens, empties the cache, re-reads those tokens in one
@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from .bundle import Bundle, read_bundle, tokenizer_from_bundle
 from .errors import InputError
-from .kernel import Kernel, KernelError
+from .kernel import CONFIG_FIELDS, MATRIX_INFO_WORDS, PREPARE_HEADER_BYTES, Kernel, KernelError
+from .sampler import LogitSource
 
 SCHEMES = {"row": 0, "matrix": 1, "group32": 2}
 
@@ -41,30 +42,28 @@ class Generation:
     stop_reason: str  # "stop_token" | "length"
     stats: Stats
     steps: list = field(default_factory=list)  # per-token info the sampler callback returned
+    loop_s: float = 0.0                        # seconds for the new tokens, after the prompt
 
 
-class KernelLogits:
-    """A sampler LogitSource over an engine's logits, with the O(vocab) work done by the kernel."""
+class KernelLogits(LogitSource):
+    """A sampler LogitSource over logits in kernel memory, with the O(vocab) work done by the kernel."""
 
     MAX_OVERRIDES = 1024
 
-    def __init__(self, engine: "Engine"):
-        k = engine.k
-        V = engine.vocab
-        self.k, self.vocab_size = k, V
-        self.scratch = k.alloc(4 * V)
-        self.top_ids = k.alloc(4 * V)
-        self.top_vals = k.alloc(4 * V)
+    def __init__(self, k: Kernel, vocab: int, ptr: int):
+        super().__init__(vocab)
+        self.k = k
+        self.scratch = k.alloc(4 * vocab)
+        self.top_ids = k.alloc(4 * vocab)
+        self.top_vals = k.alloc(4 * vocab)
         self.over_ids = k.alloc(4 * self.MAX_OVERRIDES)
         self.over_vals = k.alloc(4 * self.MAX_OVERRIDES)
-        self.out = k.alloc(24 + 8 * V)
-        self._prepare = k.host.func("dl_logits_prepare")
-        self._argmax = k.host.func("dl_logits_argmax")
-        self._outbuf = bytearray(24 + 8 * V)
+        out_bytes = PREPARE_HEADER_BYTES + 8 * vocab
+        self.out = k.alloc(out_bytes)
+        self._outbuf = bytearray(out_bytes)
         self._sorted = 0                     # kernel buffers of sorted_copy / rank_curve, made on first use
         self._curve, self._curve_cap = 0, 0
-        self.z = engine._logits
-        self.ptr = engine.logits_ptr
+        self.z, self.ptr = None, ptr
 
     def bind(self, z: array | None, ptr: int) -> "KernelLogits":
         """Point at the logits at kernel address `ptr`; `z` is their copy in Python, or None to
@@ -75,12 +74,12 @@ class KernelLogits:
     def value(self, i: int) -> float:
         if self.z is None:
             self.z = array("f", bytes(4 * self.vocab_size))
-            self.k.host.read_into(self.ptr, self.z)
+            self.k.read_into(self.ptr, self.z)
         return self.z[i]
 
     def argmax(self) -> int:
         """The top token, ties to the lower id (dl_logits_argmax: one call, nothing copied)."""
-        return self._argmax(self.ptr, self.vocab_size)
+        return self.k.logits_argmax(self.ptr, self.vocab_size)
 
     def prepare(self, inv_t: float, overrides: dict, top_n: int):
         n_over = len(overrides)
@@ -89,14 +88,15 @@ class KernelLogits:
         if n_over:
             self.k.put(self.over_ids, array("i", overrides.keys()))
             self.k.put(self.over_vals, array("f", overrides.values()))
-        got = self._prepare(self.ptr, self.vocab_size, float(inv_t), self.over_ids, self.over_vals, n_over,
-                            self.scratch, top_n, self.top_ids, self.top_vals, self.out)
-        view = memoryview(self._outbuf)[:24 + 8 * got]
-        self.k.host.read_into(self.out, view)
+        got = self.k.logits_prepare(self.ptr, self.vocab_size, float(inv_t), self.over_ids, self.over_vals, n_over,
+                                    self.scratch, top_n, self.top_ids, self.top_vals, self.out)
+        h = PREPARE_HEADER_BYTES
+        view = memoryview(self._outbuf)[:h + 8 * got]
+        self.k.read_into(self.out, view)
         M, Z, A = struct.unpack_from("<3d", view)
         ids, vals = array("i"), array("f")
-        ids.frombytes(view[24:24 + 4 * got])
-        vals.frombytes(view[24 + 4 * got:])
+        ids.frombytes(view[h:h + 4 * got])
+        vals.frombytes(view[h + 4 * got:])
         return ids, vals, M, Z, A
 
     def sorted_copy(self, overrides: dict) -> int:
@@ -114,52 +114,44 @@ class KernelLogits:
         sorted by sorted_copy and M, Z of prepare at the same inv_t (dl_rank_curve)."""
         n = len(ranks)
         if n > self._curve_cap:
-            self._curve, self._curve_cap = self.k.alloc(20 * n), n
+            self._curve, self._curve_cap = self.k.alloc(20 * n), n  # n int32 ranks, then 2n float64
         buf = self._curve
         self.k.put(buf, array("i", ranks))
-        self.k.host.call("dl_rank_curve", sorted_ptr, self.vocab_size, float(inv_t), M, Z, buf, n, buf + 4 * n,
-                         buf + 12 * n)
+        self.k.rank_curve(sorted_ptr, self.vocab_size, float(inv_t), M, Z, buf, n, buf + 4 * n, buf + 12 * n)
         out = array("d", bytes(16 * n))
-        self.k.host.read_into(buf + 4 * n, out)
+        self.k.read_into(buf + 4 * n, out)
         return list(out[:n]), list(out[n:])
 
 
 class Engine:
+    """One model in kernel memory: its KV cache, its logits, generation and re-quantization.
+
+    The public surface is what widgets' endpoints use: reset/clear, feed, step, verify, rewind,
+    recompute, logits(row), logit_source(row), generate, requantize/restore, matrix, counters.
+    Everything below it goes through `Kernel`, the one ABI layer."""
+
     def __init__(self, kernel: Kernel, data: bytes, name: str = "model", keep: int = 256):
         self.k = kernel
         self.bundle: Bundle = read_bundle(data, name)  # checks magic, version, checksum, shapes
         self.tokenizer = tokenizer_from_bundle(self.bundle)
         self.name = name
-        self._bundle_ptr = kernel.alloc(len(data))
-        kernel.put(self._bundle_ptr, data)
-        self._load = kernel.host.func("dl_model_load")
-        h = self._load(self._bundle_ptr, len(data))
+        bundle_ptr = kernel.alloc(len(data))  # stays: restore and re-quantization read it
+        kernel.put(bundle_ptr, data)
+        h = kernel.model_load(bundle_ptr, len(data))
         if not h:
-            raise KernelError(f"{name}: {self.last_error()}")
+            raise KernelError(f"{name}: {kernel.last_error()}")
         self.h = h
-        f = kernel.host.func
-        self._step = f("dl_model_step")
-        self._block = f("dl_model_block")
-        self._recompute = f("dl_model_recompute")
-        self._rewind = f("dl_model_rewind")
-        self._reset = f("dl_model_reset")
-        self._pos = f("dl_model_pos")
-        self._passes = f("dl_model_passes")
-        self._macs = f("dl_model_macs")
-        self._set_fast = f("dl_model_set_fast")
-        cfg_ptr = kernel.alloc(28)
-        self.host_read = kernel.host.read_into
-        buf = bytearray(28)
-        f("dl_model_config")(h, cfg_ptr)
-        self.host_read(cfg_ptr, buf)
+        cfg_ptr = kernel.alloc(4 * CONFIG_FIELDS)
+        kernel.model_config(h, cfg_ptr)
         (self.vocab, self.context, self.d_model, self.n_layers, self.n_heads, self.d_ff,
-         self.eot) = struct.unpack("<7i", buf)
+         self.eot) = struct.unpack(f"<{CONFIG_FIELDS}i", kernel.get_bytes(cfg_ptr, 4 * CONFIG_FIELDS))
         self.keep = keep
         self._tokens_ptr = kernel.alloc(4 * self.context)
-        self.logits_ptr = f("dl_model_logits")(h)
-        self._logits = array("f", bytes(4 * self.vocab))
+        self.logits_ptr = kernel.model_logits(h)
+        self._row0 = array("f", bytes(4 * self.vocab))  # reused by logits() for row 0
         self.history: list[int] = []  # tokens currently in the cache, in order
-        self.source = KernelLogits(self)  # the sampler's view of the current logits
+        self._source = KernelLogits(kernel, self.vocab, self.logits_ptr)  # the sampler's view of the logits
+        self._info_ptr = kernel.alloc(4 * MATRIX_INFO_WORDS)
         self.stats = Stats()
         self.fast = True
 
@@ -170,15 +162,10 @@ class Engine:
         p = Path(path)
         return cls(kernel, p.read_bytes(), p.name, **kw)
 
-    def last_error(self) -> str:
-        ptr = self.k.host.call("dl_last_error")
-        raw = self.k.get_bytes(ptr, 200)
-        return raw.split(b"\0", 1)[0].decode("utf-8", "replace") or "unknown kernel error"
-
     # -- configuration ---------------------------------------------------------------------
     def set_fast(self, fast: bool) -> None:
         self.fast = bool(fast)
-        self._set_fast(self.h, 1 if fast else 0)
+        self.k.model_set_fast(self.h, 1 if fast else 0)
 
     def weights_bytes(self) -> int:
         t = self.bundle.tensors
@@ -188,22 +175,33 @@ class Engine:
         return 2 * self.n_layers * self.d_model * 4  # keys and values, float32, every layer
 
     # -- the cache -------------------------------------------------------------------------
+    def clear(self) -> None:
+        """Empty the cache (nothing fed)."""
+        self.k.model_reset(self.h)
+        self.history = []
+
     def reset(self) -> None:
         """Empty the cache and feed the beginning-of-text token (the end token doubles as it)."""
-        self._reset(self.h)
-        self.history = []
+        self.clear()
         self.feed([self.eot])
 
-    def _read_logits(self, row: int = 0, fresh: bool = False) -> array:
-        """Logits row `row` of the last pass. Row 0 goes into one reused buffer (the per-token
-        path allocates nothing) unless `fresh` asks for an array of its own."""
-        out = array("f", bytes(4 * self.vocab)) if (fresh or row) else self._logits
-        self.host_read(self.logits_ptr + 4 * self.vocab * row, out)
+    def logits(self, row: int = 0, copy: bool = False) -> array:
+        """Logits row `row` of the last pass (rows exist for the last n_logits positions of a
+        block). Row 0 goes into one reused buffer, so the per-token path allocates nothing,
+        unless `copy` asks for an array of its own."""
+        out = array("f", bytes(4 * self.vocab)) if (copy or row) else self._row0
+        self.k.read_into(self.logits_ptr + 4 * self.vocab * row, out)
         return out
+
+    def logit_source(self, row: int = 0, values: array | None = None) -> KernelLogits:
+        """The sampler's view of logits row `row`, read in kernel memory (`values`: their copy in
+        Python if one is at hand, which saves a copy for the repetition penalty). The engine has
+        one such view; it is valid until the next call that moves it."""
+        return self._source.bind(values, self.logits_ptr + 4 * self.vocab * row)
 
     def _check(self, ok) -> None:
         if not ok:
-            raise KernelError(f"{self.name}: {self.last_error()}")
+            raise KernelError(f"{self.name}: {self.k.last_error()}")
 
     def _put_tokens(self, tokens) -> None:
         self.k.put(self._tokens_ptr, array("i", tokens))
@@ -211,15 +209,14 @@ class Engine:
     def _slide(self) -> None:
         """Cache full: keep the last `keep` tokens and re-read them from position 0."""
         kept = self.history[-self.keep:]
-        self._reset(self.h)
-        self.history = []
+        self.clear()
         self.stats.slides += 1
         self._feed_block(kept, 1)
 
     def _feed_block(self, tokens: list[int], n_logits: int) -> None:
         t0 = time.perf_counter()
         self._put_tokens(tokens)
-        self._check(self._block(self.h, self._tokens_ptr, len(tokens), n_logits))
+        self._check(self.k.model_block(self.h, self._tokens_ptr, len(tokens), n_logits))
         self.stats.kernel_s += time.perf_counter() - t0
         self.stats.passes += len(tokens)
         self.history.extend(tokens)
@@ -237,52 +234,55 @@ class Engine:
             chunk = tokens[i:i + room]
             self._feed_block(chunk, 1)
             i += len(chunk)
-        return self._read_logits()
+        return self.logits()
 
     def step(self, token: int, read: bool = True) -> array | None:
-        """Feed one token; return its logits (read=False leaves them in kernel memory, at
-        `logits_ptr`, for a KernelLogits to use without a copy)."""
+        """Feed one token; return its logits (read=False leaves them in kernel memory, for
+        logit_source() to use without a copy)."""
         if len(self.history) >= self.context:
             self._slide()
         t0 = time.perf_counter()
-        ok = self._step(self.h, token)
+        ok = self.k.model_step(self.h, token)
         self.stats.kernel_s += time.perf_counter() - t0
         self._check(ok)
         self.stats.passes += 1
         self.history.append(token)
-        return self._read_logits() if read else None
+        return self.logits() if read else None
 
     def verify(self, tokens: list[int]) -> list[array]:
         """Feed a block and return the logits after each of its tokens (speculative verification)."""
         if len(self.history) + len(tokens) > self.context:
             self._slide()
         self._feed_block(tokens, len(tokens))
-        return [self._read_logits(i, fresh=True) for i in range(len(tokens))]
+        return [self.logits(i, copy=True) for i in range(len(tokens))]
 
     def rewind(self, k: int) -> None:
         """Forget the last k tokens of the cache."""
         if k:
-            self._rewind(self.h, k)
+            self.k.model_rewind(self.h, k)
             del self.history[-k:]
 
     def recompute(self, tokens: list[int]) -> array:
         """No KV cache: recompute every position of `tokens` from scratch."""
         t0 = time.perf_counter()
         self._put_tokens(tokens)
-        self._check(self._recompute(self.h, self._tokens_ptr, len(tokens)))
+        self._check(self.k.model_recompute(self.h, self._tokens_ptr, len(tokens)))
         self.stats.kernel_s += time.perf_counter() - t0
         self.stats.passes += len(tokens)
         self.history = list(tokens)
-        return self._read_logits()
+        return self.logits()
 
     # -- generation ------------------------------------------------------------------------
     def generate(self, prompt: list[int], max_new: int, choose, stop: tuple[int, ...] = (),
-                 reset: bool = True, read_logits: bool = True) -> Generation:
-        """Feed the prompt, then `choose(logits, history) -> (token, info)` picks each new token.
+                 reset: bool = True, read_logits: bool = True, cache: bool = True) -> Generation:
+        """The one generation loop: feed the prompt, then `choose(source, history) -> (token,
+        info)` picks each new token from a LogitSource over the current logits.
 
-        Stops at a token in `stop` (kept in the output) or after `max_new` tokens. With
-        read_logits=False, `choose` gets None instead of a copy of the logits and reads them in
-        kernel memory (at `logits_ptr`, through `source`), which saves a copy per token.
+        Stops at a token in `stop` (kept in the output) or after `max_new` tokens; the last token
+        chosen is not fed. read_logits=False lets the sampler read the logits in kernel memory
+        (no copy into Python per token). cache=False runs without the KV cache: every step
+        recomputes the whole text (the chapter 2 race's slow lane). `loop_s` in the result times
+        the new tokens only, after the prompt is read.
         """
         if max_new < 0:
             raise InputError("the number of new tokens cannot be negative", "max_new")
@@ -290,27 +290,39 @@ class Engine:
         self.stats = st
         p0, m0 = self.counters()
         t_start = time.perf_counter()
-        if reset:
-            self.reset()
-        logits = self.feed(prompt) if prompt else self._read_logits()
-        if not read_logits:
-            logits = None
+        if not cache:  # the whole text, read from scratch (the beginning-of-text token first)
+            text = ([self.eot] if reset else list(self.history)) + list(prompt)
+            logits = self.recompute(text)
+        else:
+            if reset:  # the beginning-of-text token and the prompt in one block: one output product
+                self.clear()
+                logits = self.feed([self.eot] + list(prompt))
+            else:
+                logits = self.feed(prompt) if prompt else self.logits()
+        t_loop = time.perf_counter()
         out: list[int] = []
         infos = []
         reason = "length"
-        for _ in range(max_new):
-            tok, info = choose(logits, self.history)
+        for i in range(max_new):
+            tok, info = choose(self.logit_source(0, logits if read_logits else None), self.history)
             out.append(tok)
             if info is not None:
                 infos.append(info)
             if tok in stop:
                 reason = "stop_token"
                 break
-            logits = self.step(tok, read_logits)
-        st.python_s = time.perf_counter() - t_start - st.kernel_s
+            if i == max_new - 1:
+                break  # the last token chosen needs no pass of its own
+            if cache:
+                logits = self.step(tok, read_logits)
+            else:
+                text.append(tok)
+                logits = self.recompute(text)
+        t_end = time.perf_counter()
+        st.python_s = t_end - t_start - st.kernel_s
         p1, m1 = self.counters()
         st.passes, st.macs = int(p1 - p0), m1 - m0
-        return Generation(out, reason, st, infos)
+        return Generation(out, reason, st, infos, loop_s=t_end - t_loop)
 
     # -- re-quantization ---------------------------------------------------------------------
     def requantize(self, bits: int, scheme: str) -> float:
@@ -319,21 +331,20 @@ class Engine:
         if not (isinstance(bits, int) and 2 <= bits <= 8):
             raise InputError("bits must be a whole number from 2 to 8", "bits")
         t0 = time.perf_counter()
-        self._check(self.k.host.call("dl_model_requantize", self.h, bits, SCHEMES[scheme]))
+        self._check(self.k.model_requantize(self.h, bits, SCHEMES[scheme]))
         return (time.perf_counter() - t0) * 1e3
 
     def restore(self) -> float:
         t0 = time.perf_counter()
-        self.k.host.call("dl_model_restore", self.h)
+        self.k.model_restore(self.h)
         return (time.perf_counter() - t0) * 1e3
 
     def matrix(self, i: int) -> tuple[bytearray, array, int, int]:
         """The in-use int8 weights and scales of matrix i (for tests and the page's inspectors)."""
-        ptr = self.k.alloc(16)
-        if not self.k.host.call("dl_model_matrix", self.h, i, ptr):
+        if not self.k.model_matrix(self.h, i, self._info_ptr):
             raise IndexError(i)
-        qp, sp, rows, cols = struct.unpack("<4I", self.k.get_bytes(ptr, 16))
+        qp, sp, rows, cols = struct.unpack(f"<{MATRIX_INFO_WORDS}I", self.k.get_bytes(self._info_ptr, 4 * MATRIX_INFO_WORDS))
         return self.k.get_bytes(qp, rows * cols), self.k.get_f32(sp, rows), rows, cols
 
     def counters(self) -> tuple[float, float]:
-        return self._passes(self.h), self._macs(self.h)
+        return self.k.model_passes(self.h), self.k.model_macs(self.h)

@@ -41,11 +41,10 @@ def compute(kernel, bundle: bytes) -> dict:
         e.set_fast(fast)
         e.reset()
         first = array("f", e.feed(ids))  # a copy: the engine reuses its logits buffer
-        src = e.source
         top = sorted(range(e.vocab), key=lambda i: (-first[i], i))[:5]
         rows, toks = [bytes(first)], []
         for _ in range(N_GREEDY):  # greedy, hashing every step's logits on the way
-            t = src.argmax()
+            t = e.logit_source().argmax()
             toks.append(t)
             rows.append(bytes(e.step(t)))
         out[path] = {"sha256": _digest(rows), "first_logits": [float(first[i]) for i in range(4)],
@@ -53,7 +52,7 @@ def compute(kernel, bundle: bytes) -> dict:
                      "greedy_text": e.tokenizer.decode(toks)}
     e.set_fast(True)
     rng = S.Rng(SEED)
-    g = e.generate(ids, N_SAMPLED, lambda logits, hist: (S.sample_token(e.source, hist, S.DEFAULTS, rng), None))
+    g = e.generate(ids, N_SAMPLED, lambda src, hist: (S.sample_token(src, hist, S.DEFAULTS, rng), None))
     out["sampled_text"] = e.tokenizer.decode(g.tokens)
     out["sampled_settings"] = S.DEFAULTS.as_dict() | {"seed": SEED}
     return out

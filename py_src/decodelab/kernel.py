@@ -1,6 +1,7 @@
 """One Python binding for the wasm kernel, in CPython and in Pyodide.
 
-Everything above this module talks to `Kernel`, which needs from its host only four things:
+Everything above this module talks to `Kernel`, which binds every export of decodelab.h it uses
+by name in one place, and needs from its host only four things:
 call an export by name, write bytes at an address, read bytes from an address, and the wasm
 module's own flags. Two hosts provide them:
 
@@ -8,8 +9,9 @@ module's own flags. Two hosts provide them:
   Memory is reached through its raw pointer with ctypes (one memmove per vector).
 * `PyodideHost` (browser worker): the JS side instantiates the module and registers its exports
   as the JS module `decodelab_kernel`; bytes move with `TypedArray.assign` /
-  `assign_to` into a preallocated Python buffer, the cheapest route we measured (one copy, no
-  per-element proxies; see `bench_transfer` and docs in kernels/decodelab.h).
+  `assign_to` into a preallocated Python buffer, the cheapest route measured (one copy, no
+  per-element proxies; a Float32Array(8192) -> Python list costs ~0.5 ms by any route, the copy
+  itself 2-3 us).
 
 Vectors cross as `array.array('f')`, which both hosts fill with a single buffer copy and which
 is what the pure-Python code (sampler, tokenizer) iterates over without numpy.
@@ -187,10 +189,22 @@ def default_wasm_path(simd: bool = True) -> Path:
     return wasm_path(builds.RELAXED.name if simd else builds.SCALAR.name)
 
 
-class Kernel:
-    """Typed access to the kernel's exports over either host."""
+# Sizes of the blocks the kernel writes, as decodelab.h defines them (tests/test_abi.py reads the
+# header and compares): the model config is 7 int32, a matrix's description 4 uint32, and
+# dl_logits_prepare's output starts with M, Z, A as three float64 before the top ids and values.
+CONFIG_FIELDS = 7
+MATRIX_INFO_WORDS = 4
+PREPARE_HEADER_BYTES = 24
+ERROR_MESSAGE_MAX = 200
 
-    ABI_VERSION = 5
+
+class Kernel:
+    """Typed access to the kernel's exports over either host: the only layer above the C ABI.
+
+    Every export the Python code uses is bound here by its name in decodelab.h, once; nothing
+    above this class calls the host directly."""
+
+    ABI_VERSION = 6
 
     def __init__(self, host):
         self.host = host
@@ -199,8 +213,34 @@ class Kernel:
             raise KernelError(f"kernel ABI {abi}, this Python expects {self.ABI_VERSION}: rebuild the kernel")
         self.simd_level = host.call("dl_simd_enabled")  # 0 scalar, 1 SIMD, 2 SIMD + relaxed-SIMD dot
         self.simd = self.simd_level >= 1
-        self._matvec_f32x = host.func("dl_matvec_f32x")
-        self._matvec_fast = host.func("dl_matvec_fast")
+        self.name = getattr(host, "name", "")
+        f = host.func
+        # memory
+        self._alloc, self._mark, self._release = f("dl_alloc"), f("dl_heap_mark"), f("dl_heap_release")
+        # products (the kernel self-check and the tests)
+        self.matvec_f32x = f("dl_matvec_f32x")
+        self.matvec_fast = f("dl_matvec_fast")
+        self.row_sums = f("dl_row_sums")
+        # the model
+        self.last_error_ptr = f("dl_last_error")
+        self.model_load = f("dl_model_load")
+        self.model_config = f("dl_model_config")
+        self.model_reset = f("dl_model_reset")
+        self.model_rewind = f("dl_model_rewind")
+        self.model_step = f("dl_model_step")
+        self.model_block = f("dl_model_block")
+        self.model_recompute = f("dl_model_recompute")
+        self.model_logits = f("dl_model_logits")
+        self.model_set_fast = f("dl_model_set_fast")
+        self.model_passes = f("dl_model_passes")
+        self.model_macs = f("dl_model_macs")
+        self.model_requantize = f("dl_model_requantize")
+        self.model_restore = f("dl_model_restore")
+        self.model_matrix = f("dl_model_matrix")
+        # the sampler's reductions
+        self.logits_prepare = f("dl_logits_prepare")
+        self.logits_argmax = f("dl_logits_argmax")
+        self.rank_curve = f("dl_rank_curve")
 
     @classmethod
     def open(cls, simd: bool = True, path: str | Path | None = None, variant: str | None = None) -> "Kernel":
@@ -217,22 +257,26 @@ class Kernel:
 
     # -- memory ------------------------------------------------------------------------------
     def alloc(self, nbytes: int) -> int:
-        ptr = self.host.call("dl_alloc", nbytes)
+        ptr = self._alloc(nbytes)
         if not ptr:
             raise KernelError(f"kernel out of memory allocating {nbytes} bytes")
         return ptr
 
     def mark(self) -> int:
-        return self.host.call("dl_heap_mark")
+        return self._mark()
 
     def release(self, mark: int) -> None:
-        self.host.call("dl_heap_release", mark)
+        self._release(mark)
 
     def put(self, ptr: int, data) -> None:
         self.host.write(ptr, data)
 
     def put_f32(self, ptr: int, values) -> None:
         self.host.write(ptr, values if isinstance(values, array) and values.typecode == "f" else array("f", values))
+
+    def read_into(self, ptr: int, out) -> None:
+        """Fill the writable buffer `out` with the bytes at ptr (one copy)."""
+        self.host.read_into(ptr, out)
 
     def get_f32(self, ptr: int, n: int) -> array:
         out = array("f", bytes(4 * n))
@@ -243,6 +287,10 @@ class Kernel:
         out = bytearray(n)
         self.host.read_into(ptr, out)
         return out
+
+    def last_error(self) -> str:
+        raw = self.get_bytes(self.last_error_ptr(), ERROR_MESSAGE_MAX)
+        return raw.split(b"\0", 1)[0].decode("utf-8", "replace") or "unknown kernel error"
 
     def upload_matrix(self, q: bytes, scales, rows: int, cols: int) -> "Matrix":
         if len(q) != rows * cols:
@@ -263,7 +311,7 @@ class Matrix:
         self.y_ptr = kernel.alloc(4 * rows)
         self.scratch = kernel.alloc(cols + 16)
         self.qsum = kernel.alloc(4 * rows)  # row sums, once, as the model does at load
-        kernel.host.call("dl_row_sums", q_ptr, rows, cols, self.qsum)
+        kernel.row_sums(q_ptr, rows, cols, self.qsum)
         self.use_row_sums = True  # False: the fast path without them (same bits, no relaxed dot)
 
     def matvec(self, x, fast: bool = True) -> array:
@@ -278,7 +326,7 @@ class Matrix:
         k = self.k
         for _ in range(repeat):
             if fast:
-                k._matvec_fast(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols, self.scratch,
+                k.matvec_fast(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols, self.scratch,
                                self.qsum if self.use_row_sums else 0)
             else:
-                k._matvec_f32x(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols)
+                k.matvec_f32x(self.q_ptr, self.s_ptr, self.x_ptr, self.y_ptr, self.rows, self.cols)

@@ -5,7 +5,7 @@ import statistics
 import time
 
 from . import sampler as S
-from .api import endpoint, engine
+from .session import endpoint, session
 
 PROMPT = "Once upon a time, there was a little girl named Lily. She"
 
@@ -14,16 +14,14 @@ def generate_speed(e, n: int, mode: str, seed: int = 1) -> dict:
     """Tokens/s of generation with greedy or the default sampler (T = 0.8, top-p 0.95)."""
     s = S.Settings(temperature=0.0) if mode == "greedy" else S.Settings(temperature=0.8, top_p=0.95)
     rng = S.Rng(seed)
-    src = e.source
 
-    def choose(logits, history):
-        return S.sample_token(src.bind(logits, e.logits_ptr), history, s, rng), None
+    def choose(src, history):
+        return S.sample_token(src, history, s, rng), None
 
     ids = e.tokenizer.encode(PROMPT)
     e.generate(ids, 8, choose, read_logits=False)  # warm-up
-    t0 = time.perf_counter()
     g = e.generate(ids, n, choose, read_logits=False)
-    dt = time.perf_counter() - t0
+    dt = g.loop_s
     return {"mode": mode, "tokens": len(g.tokens), "seconds": dt, "tps": len(g.tokens) / dt,
             "kernel_share": g.stats.kernel_s / dt, "python_share": 1 - g.stats.kernel_s / dt,
             "text": e.tokenizer.decode(g.tokens)}
@@ -34,7 +32,7 @@ def sampler_step_ms(e, n: int = 300) -> dict:
     s = S.Settings()
     e.reset()
     logits = e.feed(e.tokenizer.encode(PROMPT))
-    src = e.source.bind(logits, e.logits_ptr)
+    src = e.logit_source(0, logits)
     history = [e.eot] + e.tokenizer.encode(PROMPT)
     rng = S.Rng(9)
     chunks = []
@@ -59,7 +57,7 @@ def requant_ms(e) -> dict:
 
 @endpoint
 def bench_generate(n: int = 200, mode: str = "default", fast: bool = True) -> dict:
-    e = engine()
+    e = session().engine()
     e.set_fast(fast)
     try:
         return generate_speed(e, n, mode)
@@ -69,11 +67,9 @@ def bench_generate(n: int = 200, mode: str = "default", fast: bool = True) -> di
 
 @endpoint
 def bench_sampler(n: int = 300) -> dict:
-    return sampler_step_ms(engine(), n)
+    return sampler_step_ms(session().engine(), n)
 
 
 @endpoint
 def bench_requant() -> dict:
-    from .ch2 import bits_engine
-
-    return requant_ms(bits_engine())
+    return requant_ms(session().bits_engine())

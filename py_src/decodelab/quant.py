@@ -1,10 +1,13 @@
 """Quantization rules shared by the export, the re-quantization reference and the page's demos.
 
 Pure Python on purpose: the browser runs the same code (the outlier demo) and tests compare the
-C kernel's in-place re-quantization against `requantize_rows_reference` bit for bit.
+C kernel's in-place re-quantization against `requantize_reference` bit for bit.
 
-Rounding is half away from zero everywhere (C: (int)(v + copysign(0.5, v))), arithmetic in
-float32 where the kernel uses float32, so both sides give identical integers.
+Rounding is half away from zero everywhere, written once per language: here (round_half_away),
+in C (dl_round_away in matvec.c, and its four-lane twin dl_round_away4 in fastmath.h), in numpy
+for the CPython-only code (reference.round_half_away_np) and in JS (roundHalfAway in
+web/js/jsmatvec.js); tests/test_rounding.py holds them together. Arithmetic is float32 where the
+kernel uses float32, so every side gives identical integers.
 """
 from __future__ import annotations
 

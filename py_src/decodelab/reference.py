@@ -42,6 +42,15 @@ def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 ACT_QMAX = 63  # kernels/decodelab.h DL_ACT_QMAX
 
 
+def round_half_away_np(v: np.ndarray) -> np.ndarray:
+    """Round half away from zero, element-wise: the numpy form of quant.round_half_away and of
+    the kernel's dl_round_away (v - trunc(v) is exact, so no "+0.5" double rounding:
+    trunc(v + 0.5) would send 0.49999997 to 1). Every numpy quantizer here uses this one."""
+    t = np.trunc(v)
+    f = v - t
+    return t + (f >= 0.5) - (f <= -0.5)
+
+
 def quantize_rows_like_kernel(x: np.ndarray) -> np.ndarray:
     """The fast path's activation rounding: each row to integers in [-63, 63] with one scale
     (max|x| / 63, kernels/decodelab.h DL_ACT_QMAX), back to float."""
@@ -49,8 +58,7 @@ def quantize_rows_like_kernel(x: np.ndarray) -> np.ndarray:
     amax = np.abs(x32).max(-1, keepdims=True)
     safe = np.where(amax == 0, np.float32(1), amax)
     v = (x32 * (np.float32(ACT_QMAX) / safe)).astype(np.float32)
-    t = np.trunc(v)
-    q = np.clip(t + ((v - t) >= 0.5) - ((v - t) <= -0.5), -ACT_QMAX, ACT_QMAX)
+    q = np.clip(round_half_away_np(v), -ACT_QMAX, ACT_QMAX)
     return (q.astype(np.float64) * (amax.astype(np.float64) / ACT_QMAX)).astype(x.dtype)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from . import reference
+from .reference import round_half_away_np
 from .bundle import read_bundle, tokenizer_from_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,8 +39,7 @@ def requantize_np(w: np.ndarray, bits: int, scheme: str) -> np.ndarray:
     s = (amax / np.float32(qmax)).astype(np.float32)
     safe = np.where(s == 0, np.float32(1), s)
     v = (w32 / safe).astype(np.float32)
-    t = np.trunc(v)
-    q = np.clip(t + ((v - t) >= 0.5) - ((v - t) <= -0.5), -qmax, qmax)
+    q = np.clip(round_half_away_np(v), -qmax, qmax)
     return (q * s).astype(np.float64)
 
 

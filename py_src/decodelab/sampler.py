@@ -47,6 +47,11 @@ class Settings:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def filters_on(self) -> bool:
+        """Whether any filter cuts the tail (top-k, top-p or min-p); off, every token survives."""
+        return self.top_k > 0 or self.top_p < 1 or self.min_p > 0
+
 
 DEFAULTS = Settings()
 
@@ -133,12 +138,27 @@ class Rng:
 
 # ---- logit sources -----------------------------------------------------------------------------
 
-class ListLogits:
+class LogitSource:
+    """What the sampler needs from the logits of one position (ListLogits here, engine.KernelLogits
+    over kernel memory): vocab_size, value(i), argmax(), prepare(inv_t, overrides, top_n).
+
+    `fetch_hint` is the sampler's note to itself between steps: how many top candidates the last
+    step without top-k needed, so the next one asks for about as many (it fetches more when
+    that falls short, so results never depend on it)."""
+
+    INITIAL_FETCH = 128
+
+    def __init__(self, vocab_size: int):
+        self.vocab_size = vocab_size
+        self.fetch_hint = self.INITIAL_FETCH
+
+
+class ListLogits(LogitSource):
     """The O(vocab) reductions in plain Python, over any sequence of logits."""
 
     def __init__(self, logits):
         self.z = [float(v) for v in logits]
-        self.vocab_size = len(self.z)
+        super().__init__(len(self.z))
 
     def value(self, i: int) -> float:
         return self.z[i]
@@ -253,11 +273,11 @@ def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -
     """
     V = source.vocab_size
     k = int(s.top_k)
-    filtering = k > 0 or s.top_p < 1 or s.min_p > 0
+    filtering = s.filters_on
     temp_last = s.temperature_last and filtering  # with no filter the order makes no difference
     inv = 1.0 if temp_last else 1.0 / float(s.temperature)
     # fetch as many candidates as the last step needed (sources remember it), more if that falls short
-    n = V if fetch_all else min(V, k if k > 0 else getattr(source, "n_hint", 128))
+    n = V if fetch_all else min(V, k if k > 0 else source.fetch_hint)
     c = _Cut()
     while True:
         c.ids, c.vals, c.M, c.Z, c.A = source.prepare(inv, over, n)
@@ -289,7 +309,7 @@ def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -
             break
         n = min(V, n * 4)
     if k == 0 and filtering and not fetch_all:
-        source.n_hint = min(V, max(64, 2 * keep))
+        source.fetch_hint = min(V, max(64, 2 * keep))
     c.keep = keep
     c.complete = complete
     c.grow(keep)
@@ -336,7 +356,7 @@ def sample_token(source, history, s: Settings, rng: Rng | None) -> int:
     over = penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
     if s.temperature == 0:
         return _top(source, over)
-    filtering = s.top_k > 0 or s.top_p < 1 or s.min_p > 0
+    filtering = s.filters_on
     u = rng.random() if rng is not None else None
     c = _filter(source, over, s, u, False)
     j, _ = _draw(c, s, u, filtering, s.temperature_last and filtering)
@@ -355,7 +375,7 @@ def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 
     if s.temperature == 0:
         tok = _top(source, over)
         return Step(tok, 1.0, 1, 0.0, 0.0, 0.0, [(tok, 1.0, 1.0)])
-    filtering = s.top_k > 0 or s.top_p < 1 or s.min_p > 0
+    filtering = s.filters_on
     temp_last = s.temperature_last and filtering
     u = rng.random() if rng is not None else None
     c = _filter(source, over, s, u, fetch_all)

@@ -19,7 +19,7 @@ import time
 from . import sampler as S
 from .engine import Engine
 from .errors import InputError
-from .speculative import accept_probability, check_gamma
+from .speculative import accept_probability, check_gamma, residual_mass
 
 
 def final_distribution(source, history, s: S.Settings) -> dict[int, float]:
@@ -27,7 +27,7 @@ def final_distribution(source, history, s: S.Settings) -> dict[int, float]:
     if s.temperature == 0:
         return {S.greedy(source, history, s): 1.0}
     st = S.sample_step(source, history, s, None, head_size=source.vocab_size,
-                       fetch_all=not (s.top_k or s.top_p < 1 or s.min_p > 0))
+                       fetch_all=not s.filters_on)
     return {i: q for i, _, q in st.head if q > 0}
 
 
@@ -40,8 +40,6 @@ class SpecDecoder:
         if target.vocab != draft.vocab or target.eot != draft.eot:
             raise InputError("the draft and target models must share a tokenizer", "draft")
         self.t, self.d = target, draft
-        self._t_src = target.source
-        self._d_src = draft.source
 
     def generate(self, prompt: list[int], max_new: int, gamma: int, settings: S.Settings | None = None,
                  seed: int | None = None, stop: tuple[int, ...] = ()) -> dict:
@@ -85,7 +83,7 @@ class SpecDecoder:
             for i in range(gamma):
                 if i:
                     d_logits = d.step(drafts[-1])
-                src = self._d_src.bind(d_logits, d.logits_ptr)
+                src = d.logit_source(0, d_logits)
                 if greedy:
                     x = S.greedy(src, hist + drafts, s)
                     q_dists.append(None)
@@ -105,7 +103,7 @@ class SpecDecoder:
             n_acc = 0
             new = None
             for i in range(gamma + 1):
-                src = self._t_src.bind(rows[i], t.logits_ptr + 4 * t.vocab * i)
+                src = t.logit_source(i, rows[i])
                 h = hist + drafts[:i]
                 if i == gamma:  # all drafts kept: the bonus token
                     new = S.greedy(src, h, s) if greedy else _draw(final_distribution(src, h, s), rng)
@@ -127,9 +125,8 @@ class SpecDecoder:
                     n_acc += 1
                     by_pos_acc[i] += 1
                     continue
-                res = {tok: pv - q.get(tok, 0.0) for tok, pv in p.items() if pv > q.get(tok, 0.0)}
-                tot = sum(res.values())
-                new = _draw({k: v / tot for k, v in res.items()}, rng) if tot > 0 else _draw(p, rng)
+                res = residual_mass(p, q)  # draw_from normalises by the actual total
+                new = _draw(res, rng) if res else _draw(p, rng)
                 break
             kept = drafts[:n_acc] + [new]
             # 4. roll back the caches: keep committed + kept[:-1]; the new token is pending
@@ -158,7 +155,7 @@ class SpecDecoder:
             "tokens_per_round": len(out) / n_r if n_r else 0.0,
             "elapsed_s": elapsed, "loop_s": loop_s, "tokens_per_s": len(out) / loop_s if loop_s else 0.0,
             "draft_s": time_draft, "verify_s": time_verify, "round_rest_s": loop_s - time_draft,
-            "n_rounds": n_r, "tokens_per_round_measured": len(out) / n_r if n_r else 0.0,
+            "n_rounds": n_r,
             "draft_passes": passes_draft, "verify_passes": passes_verify,
         }
 
@@ -167,19 +164,12 @@ def target_alone(t: Engine, prompt: list[int], n: int, s: S.Settings, seed: int)
     """The target on its own with the same sampler: tokens, and seconds for the n-token loop
     (the prompt is read before the clock starts, as in SpecDecoder.generate)."""
     rng = S.Rng(seed)
-    t.reset()
-    logits = t.feed(prompt) if prompt else t._read_logits()
-    hist = [t.eot] + list(prompt)
-    out = []
-    a = time.perf_counter()
-    for i in range(n):
-        src = t.source.bind(logits, t.logits_ptr)
-        tok = S.greedy(src, hist, s) if s.temperature == 0 else _draw(final_distribution(src, hist, s), rng)
-        out.append(tok)
-        hist.append(tok)
-        if i < n - 1:
-            logits = t.step(tok)
-    return out, time.perf_counter() - a
+
+    def choose(src, hist):
+        return (S.greedy(src, hist, s) if s.temperature == 0 else _draw(final_distribution(src, hist, s), rng)), None
+
+    g = t.generate(list(prompt), n, choose)
+    return g.tokens, g.loop_s
 
 
 def in_situ_costs(spec: dict, t_token: float) -> dict:

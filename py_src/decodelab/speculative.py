@@ -164,9 +164,19 @@ def accept_probability(p_x, q_x):
     return 1 if p_x >= q_x else p_x / q_x
 
 
+def residual_mass(p: dict, q: dict) -> dict:
+    """max(0, p - q) token by token, over {token: probability} maps (the live pair in specdecode
+    and, through `residual`, the lists of the page's sampling-rule widget). Only tokens where
+    the target wants more than the draft gave have any: the rest of p was already served by
+    accepting drafts."""
+    return {t: pv - q.get(t, 0) for t, pv in p.items() if pv > q.get(t, 0)}
+
+
 def residual(p, q):
-    """The distribution the target samples from after a rejection: max(0, p - q), normalised."""
-    raw = [max(pi - qi, 0) for pi, qi in zip(p, q)]
+    """The distribution the target samples from after a rejection: max(0, p - q), normalised
+    (p itself when p = q leaves nothing). Returns (raw, normalised), as lists."""
+    mass = residual_mass(dict(enumerate(p)), dict(enumerate(q)))
+    raw = [mass.get(i, 0) for i in range(len(p))]
     tot = sum(raw)
     return raw, ([r / tot for r in raw] if tot else list(p))
 

@@ -3,7 +3,8 @@
 Written by hand because it must run in Pyodide, where the Rust `tokenizers` library is not
 available. It reproduces the ids that `tokenizers` (ByteLevel pre-tokenizer with the GPT-2
 split pattern, add_prefix_space=False, BPE without dropout) gives for the same vocabulary;
-tests/test_tokenizer.py checks this on every validation story and on Unicode edge cases.
+tests/test_model_files.py checks this on every validation story and on Unicode edge cases,
+and tests/test_tokenizer_classes.py the character classes on every code point.
 
 The GPT-2 split pattern is
     's|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+

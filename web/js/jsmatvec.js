@@ -5,15 +5,20 @@
 // summing in doubles; |sum| <= cols * 127 * 127 stays far inside int32, so it is exact).
 const ACT_QMAX = 63; // kernels/decodelab.h DL_ACT_QMAX: activations are rounded to [-63, 63]
 
+// Round half away from zero, as the kernel's dl_round_away (kernels/matvec.c): v - trunc(v) is
+// exact, so there is no "+0.5" double rounding. The one JS copy of the rule (tests/test_rounding.py).
+export function roundHalfAway(v) {
+  const t = Math.trunc(v), f = v - t;
+  return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
+}
+
 export function quantizeX(x, xq) {
   let amax = 0;
   for (let c = 0; c < x.length; c++) { const a = Math.abs(x[c]); if (a > amax) amax = a; }
   if (amax === 0) { xq.fill(0); return 0; }
   const inv = Math.fround(ACT_QMAX / amax);
   for (let c = 0; c < x.length; c++) {
-    const v = Math.fround(x[c] * inv);
-    const t = Math.trunc(v), f = v - t;
-    const r = f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
+    const r = roundHalfAway(Math.fround(x[c] * inv));
     xq[c] = r > ACT_QMAX ? ACT_QMAX : r < -ACT_QMAX ? -ACT_QMAX : r;
   }
   return Math.fround(amax / ACT_QMAX);

@@ -16,6 +16,7 @@ import torch
 
 from .. import bundle
 from ..bundle import F32, I8, Config, tensor_names
+from ..reference import round_half_away_np
 from .bpe import export_vocab, load
 
 
@@ -26,7 +27,7 @@ def quantize_rows(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     s = (amax / np.float32(127)).astype(np.float32)
     safe = np.where(s == 0, np.float32(1), s)
     v = (w / safe[:, None]).astype(np.float32)
-    q = np.clip(np.trunc(v + np.copysign(np.float32(0.5), v)), -127, 127).astype(np.int8)
+    q = np.clip(round_half_away_np(v), -127, 127).astype(np.int8)
     return q, s
 
 

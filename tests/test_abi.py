@@ -1,0 +1,52 @@
+"""The C ABI's constants, read from kernels/decodelab.h, against the Python that relies on them."""
+import re
+from pathlib import Path
+
+from decodelab import bundle, kernel, reference
+
+HEADER = (Path(__file__).resolve().parents[1] / "kernels" / "decodelab.h").read_text()
+MODEL_C = (Path(__file__).resolve().parents[1] / "kernels" / "model.c").read_text()
+
+
+def define(name: str) -> int:
+    m = re.search(rf"#define {name} (\d+)", HEADER)
+    assert m, f"{name} is not defined in decodelab.h"
+    return int(m.group(1))
+
+
+def test_block_sizes_match_the_header():
+    assert kernel.CONFIG_FIELDS == define("DL_CONFIG_FIELDS")
+    assert kernel.MATRIX_INFO_WORDS == define("DL_MATRIX_INFO_WORDS")
+    assert kernel.PREPARE_HEADER_BYTES == define("DL_PREPARE_HEADER_BYTES")
+    assert reference.ACT_QMAX == define("DL_ACT_QMAX")
+
+
+def test_abi_version_matches(kernel):
+    m = re.search(r"dl_abi_version\(void\) \{ return (\d+); \}", (Path(__file__).resolve().parents[1] / "kernels" /
+                                                                  "matvec.c").read_text())
+    assert int(m.group(1)) == kernel.ABI_VERSION == kernel.host.call("dl_abi_version")
+
+
+def test_bundle_header_layout_is_the_same_in_c_and_python():
+    assert re.search(r"sizeof\(BundleHeader\) == (\d+)", MODEL_C).group(1) == str(bundle.HEADER.size)
+    assert re.search(r"sizeof\(TensorEntry\) == (\d+)", MODEL_C).group(1) == str(bundle.ENTRY.size)
+    fields = re.search(r"typedef struct \{(.*?)\} BundleHeader;", MODEL_C, re.S).group(1)
+    names = re.findall(r"uint32_t ([a-z_, ]+);", fields)
+    flat = [n.strip() for group in names for n in group.split(",")]
+    # the Python HEADER is "<4s15I": magic, then 15 u32 in this order (bundle.py documents them)
+    assert flat == ["version", "vocab", "context", "d_model", "n_layers", "n_heads", "d_ff", "eot", "n_tensors",
+                    "table_offset", "tokenizer_offset", "tokenizer_len", "meta_offset", "meta_len", "total_len"]
+    assert bundle.HEADER.format.endswith("15I")
+
+
+def test_every_function_in_the_header_is_exported_and_nothing_else():
+    import wasmtime
+
+    declared = set(re.findall(r"\b(dl_[a-z0-9_]+)\(", HEADER))
+    web = Path(__file__).resolve().parents[1] / "web" / "kernels"
+    for name in ("kernel_relaxed", "kernel_simd", "kernel_scalar"):
+        cfg = wasmtime.Config()
+        cfg.wasm_relaxed_simd = True
+        mod = wasmtime.Module.from_file(wasmtime.Engine(cfg), str(web / f"{name}.wasm"))
+        funcs = {e.name for e in mod.exports if isinstance(e.type, wasmtime.FuncType)}
+        assert funcs == declared, (name, sorted(funcs ^ declared))
