@@ -46,6 +46,27 @@ def test_ping_and_unknown_endpoint():
     assert r["simd_level"] == 2 and r["kernel"] == "kernel_relaxed.wasm"
     e = error("no_such_thing")
     assert e["type"] == "LookupError"
+    assert error("ping", surprise=1)["field"] == "args"
+
+
+@pytest.mark.parametrize("fn, args, field", [
+    ("ch1_view", {"prompt": "a" * 9000, "settings": {}}, "prompt"),
+    ("ch1_view", {"prompt": "half an emoji \ud83d", "settings": {}}, "prompt"),
+    ("ch1_view", {"prompt": "Once", "settings": {"temperature": 1e-10}}, "temperature"),
+    ("ch1_view", {"prompt": "Once", "settings": {"temperature": 1e-30}}, "temperature"),
+    ("ch2_requant", {"bits": 8, "scheme": "row", "text": "x" * 100_000}, "text"),
+    ("ch3_rounds", {"flags": "1" * 100_000, "gamma": 4, "c_draft": 0.1, "c_verify": 1}, "flags"),
+    ("ch3_model", {"alpha": 0.8, "gamma": 4, "c_draft": 1e308, "c_verify": 1}, "c_draft"),
+    ("ch3_sampling", {"p": [1] * 20000, "q": [1] * 20000}, "p"),
+    ("ch1_loops", {"openings": ["a"] * 50}, "openings"),
+])
+def test_every_box_has_a_bound_with_a_clear_message(fn, args, field):
+    """Inputs in range used to freeze the worker for seconds (100k characters, 100k flags,
+    20,000 p/q entries) or gave raw errors (division by zero, JSON's own words): each now gets
+    a message for the field it came from, before any long work starts."""
+    e = error(fn, **args)
+    assert e["type"] == "InputError" and e["field"] == field, e
+    assert "Traceback" not in e["message"] and "JSON" not in e["message"]
 
 
 def test_ch1_view_distribution_adds_up_and_follows_the_filters():
@@ -92,7 +113,7 @@ def test_ch1_four_columns_share_one_stream():
     assert [c["temperature"] for c in cols] == [0.01, 0.02, 1.0, 1.5]
     assert cols[0]["tokens"] == cols[1]["tokens"]  # both all but greedy
     assert cols[0]["surprise"] < cols[3]["surprise"]
-    assert error("ch1_four", prompt="Once", temps=[0.5, -1], seed=1)["field"] == "temperature"
+    assert error("ch1_four", prompt="Once", temps=[0.5, -1], seed=1)["field"] == "temps.1"
 
 
 def test_ch1_loops_flags_repeats():
@@ -174,7 +195,8 @@ def test_ch3_live_greedy_is_the_targets_text():
 def test_kernel_check_and_benches():
     k = call("kernel_check", rows=8, cols=40, seed=1)
     assert len(k["exact"]) == 8 and k["exact_rel_err"] < 1e-6 and k["fast_rel_err"] < 0.05
-    assert error("kernel_check", rows=0, cols=4)["field"] == "shape"
+    assert error("kernel_check", rows=0, cols=4)["field"] == "rows"
+    assert error("kernel_check", rows=4, cols=5000)["field"] == "cols"
     assert call("bench_generate", n=8, mode="greedy")["tokens"] == 8
     assert call("bench_sampler", n=60)["step_ms"] > 0
     assert call("bench_requant")["restore_ms"] >= 0

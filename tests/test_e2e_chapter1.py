@@ -62,7 +62,7 @@ def test_bad_value_shows_message_and_panel_keeps_working(ready_page):
     pg.wait_for_selector("#sp-top_p-num + .field-error:not([hidden])")
     assert "top-p" in pg.inner_text("#sp-top_p-num + .field-error")
     pg.fill("#sp-top_p-num", "0.95")
-    pg.wait_for_function("document.querySelector('#sp-top_p-num + .field-error').hidden")
+    pg.wait_for_function("() => document.querySelector('#sp-top_p-num + .field-error').hidden")
     set_value(pg, "temperature", 0.5)
     assert pg.inner_text("#sp-survivors")
     set_value(pg, "temperature", 0.8)
@@ -78,10 +78,10 @@ def test_draw_undo_and_inspect(ready_page):
     pg.wait_for_selector("#sp-text .token-pop .bar-row")
     assert pg.eval_on_selector_all("#sp-text .token-pop .bar-row", "rows => rows.length") >= 2
     pg.click("#sp-undo")
-    pg.wait_for_function("!document.querySelector('#sp-tok-9')")
+    pg.wait_for_function("() => !document.querySelector('#sp-tok-9')")
     assert [pg.inner_text(f"#sp-tok-{i}") for i in range(9)] == drawn[:9]  # undo drops the last one only
     pg.click("#sp-clear")
-    pg.wait_for_function("!document.querySelector('#sp-tok-0')")
+    pg.wait_for_function("() => !document.querySelector('#sp-tok-0')")
 
 
 def test_page_text_equals_cpython_text_for_a_seed(ready_page, kernel):
@@ -103,13 +103,12 @@ def test_page_text_equals_cpython_text_for_a_seed(ready_page, kernel):
     assert g == here
 
 
-def test_pinned_seed_gives_same_columns_after_reload(browser, site):
+def test_seed_gives_same_columns_after_reload(browser, site):
+    """Every input is kept across reloads (persist.js), so the same seed gives the same columns."""
     ctx, pg = guarded_page(browser, site)
     try:
         open_ready(pg)
         pg.fill("#ft-seed", "424242")
-        pg.check("#ft-pin")
-        pg.dispatch_event("#ft-seed", "change")
         pg.click("#ft-run")
         pg.wait_for_selector("#ft-cols[data-text]")
         first = pg.get_attribute("#ft-cols", "data-text")
@@ -121,6 +120,7 @@ def test_pinned_seed_gives_same_columns_after_reload(browser, site):
         assert pg.get_attribute("#ft-cols", "data-text") == first
         assert not pg.blocked
     finally:
+        pg.evaluate("localStorage.clear()")
         ctx.close()
 
 
@@ -147,7 +147,7 @@ def test_python_cell_and_end_token(ready_page):
     assert "T=0.5 top_k=0:" in pg.inner_text("#pc-out")
     pg.fill("#pc-code", "print(1/0)")
     pg.click("#pc-run")
-    pg.wait_for_function("document.querySelector('#pc-out').textContent.includes('ZeroDivisionError')")
+    pg.wait_for_function("() => document.querySelector('#pc-out').textContent.includes('ZeroDivisionError')")
     pg.click("#es-long")
     pg.wait_for_selector("#es-out[data-slides]")
     assert int(pg.get_attribute("#es-out", "data-slides")) >= 1

@@ -37,15 +37,15 @@ def test_bit_depth_widget_and_restore(ready_page):
     assert restored == story[8]  # the shipped weights come back exactly
     pg.eval_on_selector("#bd-bits", "e => { e.value = 3; e.dispatchEvent(new Event('input')); }")
     pg.click("#bd-apply")
-    pg.wait_for_function("document.querySelectorAll('#bd-table tr').length >= 2")
-    pg.wait_for_function("[...document.querySelectorAll('#bd-table tr')].some(r => r.cells[0].textContent === '3')")
+    pg.wait_for_function("() => document.querySelectorAll('#bd-table tr').length >= 2")
+    pg.wait_for_function("() => [...document.querySelectorAll('#bd-table tr')].some(r => r.cells[0].textContent === '3')")
     row = pg.eval_on_selector_all("#bd-table tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
     three = next(r for r in row if r[0] == "3")
     assert float(three[2]) == round(py(pg, "ch2_requant", bits=3, scheme="row")["story"]["surprise"], 3)
     assert float(three[2]) > story[4]
     py(pg, "ch2_requant", bits=8, scheme="row")
     pg.click("#bd-back")
-    pg.wait_for_function("document.querySelectorAll('#bd-table tr').length >= 3")
+    pg.wait_for_function("() => document.querySelectorAll('#bd-table tr').length >= 3")
 
 
 def test_cost_model_sliders_move_curve_and_peak(ready_page):
@@ -54,14 +54,14 @@ def test_cost_model_sliders_move_curve_and_peak(ready_page):
     assert pg.get_attribute("#cm-peak", "data-best") == "6"
     assert pg.inner_text("#cm-speedup") == "2.40×"
     pg.fill("#cm-c_draft-num", "0")
-    pg.wait_for_function("document.querySelector('#cm-peak').dataset.best === '32'")
+    pg.wait_for_function("() => document.querySelector('#cm-peak').dataset.best === '32'")
     assert "true peak may lie further" in pg.inner_text("#cm-peak")
     pg.fill("#cm-alpha-num", "1.5")
     pg.wait_for_selector("#cm-alpha-num + .field-error:not([hidden])")
     pg.fill("#cm-alpha-num", "0.5")
-    pg.wait_for_function("document.querySelector('#cm-alpha-num + .field-error').hidden")
+    pg.wait_for_function("() => document.querySelector('#cm-alpha-num + .field-error').hidden")
     pg.click("#cm-preset-0")
-    pg.wait_for_function("document.querySelector('#cm-peak').dataset.best === '6'")
+    pg.wait_for_function("() => document.querySelector('#cm-peak').dataset.best === '6'")
 
 
 def test_round_table_and_bad_string(ready_page):
@@ -72,7 +72,7 @@ def test_round_table_and_bad_string(ready_page):
     pg.wait_for_selector("#rt-flags + .field-error:not([hidden])")
     assert "only 0 and 1" in pg.inner_text("#rt-flags + .field-error")
     pg.fill("#rt-flags", "1111")
-    pg.wait_for_function("document.querySelector('#rt-flags + .field-error').hidden")
+    pg.wait_for_function("() => document.querySelector('#rt-flags + .field-error').hidden")
 
 
 def test_sampling_rule_and_gate(ready_page):

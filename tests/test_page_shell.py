@@ -40,7 +40,7 @@ def test_bad_input_is_shown_next_to_the_field(page):
 def test_scalar_fallback_has_a_notice(page):
     open_ready(page, "/?nosimd=1")
     assert py(page, "ping")["simd"] is False
-    assert "no WebAssembly SIMD" in page.inner_text("#kernel-notice")
+    assert "scalar kernel" in page.inner_text("#kernel-notice")
 
 
 def test_best_kernel_by_default_and_fallback_without_relaxed_simd(page):
@@ -54,12 +54,12 @@ def test_best_kernel_by_default_and_fallback_without_relaxed_simd(page):
     assert py(page, "ping")["simd_level"] == 1 and "SIMD kernel" in stage and "relaxed" not in stage
 
 
-def test_missing_file_gives_a_clear_error(page):
-    page.route("**/kernel_relaxed.wasm*", lambda route: route.fulfill(status=404, body="gone"))
+def test_no_kernel_at_all_gives_a_clear_error(page):
+    page.route("**/kernels/kernel_*.wasm*", lambda route: route.fulfill(status=404, body="gone"))
     page.goto(page.site + "/")
-    page.wait_for_function("document.body.dataset.ready === 'failed'", timeout=60_000)
+    page.wait_for_function("() => document.body.dataset.ready === 'failed'", timeout=60_000)
     msg = page.inner_text("#boot-error")
-    assert "relaxed-SIMD kernel is missing" in msg and "404" in msg
+    assert "No kernel could be loaded" in msg and "kernel_relaxed.wasm" in msg and "404" in msg and "Reload" in msg
 
 
 def test_damaged_model_file_gives_a_clear_error(page):
@@ -70,6 +70,6 @@ def test_damaged_model_file_gives_a_clear_error(page):
     page.route("**/models/main.dlm*", lambda route: route.fulfill(status=200, body=bad,
                                                                  headers={"Content-Type": "application/octet-stream"}))
     page.goto(page.site + "/")
-    page.wait_for_function("document.body.dataset.ready === 'failed'", timeout=60_000)
+    page.wait_for_function("() => document.body.dataset.ready === 'failed'", timeout=60_000)
     msg = page.inner_text("#boot-error")
     assert "loading the models" in msg and "damaged" in msg and "checksum" in msg

@@ -71,7 +71,6 @@ def test_javascript_rule_equals_python(tmp_path):
 
 
 def test_export_uses_the_rule():
-    pytest.importorskip("torch")
     from decodelab.training.export import quantize_rows
 
     w = np.array([[63.0 * 127 / 63, 0.5, BELOW_HALF, -2.5]], dtype=np.float32)  # scale 1 per row

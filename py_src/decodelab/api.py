@@ -10,6 +10,7 @@ only here); the state they share is owned by session.Session.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 import traceback
@@ -26,8 +27,17 @@ def dispatch(name: str, args_json: str) -> str:
         if fn is None:
             raise LookupError(f"no Python endpoint named {name!r}")
         args = json.loads(args_json) if args_json else {}
+        if not isinstance(args, dict):
+            raise InputError("the call's arguments must be named", "args")
+        try:
+            inspect.signature(fn).bind(**args)
+        except TypeError as e:  # a missing or unknown argument: the page's bug, said plainly
+            raise InputError(f"{name}: {e}", "args") from None
         result = fn(**args)
-        return json.dumps({"ok": True, "result": result}, allow_nan=False)
+        try:
+            return json.dumps({"ok": True, "result": result}, allow_nan=False)
+        except ValueError:  # inf or NaN in a result: say so instead of JSON's own words
+            raise InputError("these values give a result too large to show; try smaller ones", "result") from None
     except InputError as e:
         return json.dumps({"ok": False, "error": {"type": "InputError", "message": str(e), "field": e.field}})
     except Exception as e:  # anything else is a bug or a broken file: report it, keep the worker alive

@@ -54,7 +54,7 @@ def bench_kernel(web: Path, json_path: Path | None, rounds: int = 5) -> dict:
     with chromium(web) as (browser, url):
         _, page = guarded_page(browser, url)
         page.goto(url + "/bench/kernel.html")
-        page.wait_for_function("window.kernelBench && window.kernelBench.ready")
+        page.wait_for_function("() => window.kernelBench && window.kernelBench.ready")
         page.evaluate("window.kernelBench.ready")
         for i in range(rounds):  # interleaved: a browser round, then a native round, repeated
             for r in page.evaluate("(s) => window.kernelBench.round(s)", [list(s) for s in KERNEL_SHAPES]):

@@ -70,7 +70,7 @@ def guarded_page(browser, site: str, **context_options):
 def open_ready(page, path: str = "/", timeout: float = BOOT_TIMEOUT_MS) -> None:
     """Navigate and wait until the worker reports ready (or fail with its error)."""
     page.goto(page.site + path)
-    page.wait_for_function("document.body.dataset.ready", timeout=timeout)
+    page.wait_for_function("() => document.body.dataset.ready", timeout=timeout)
     if page.evaluate("document.body.dataset.ready") != "1":
         raise AssertionError("engine failed: " + page.inner_text("#boot-error"))
 

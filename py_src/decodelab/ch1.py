@@ -135,12 +135,21 @@ def ch1_tokenize(prompt: str) -> dict:
 
 @endpoint
 def ch1_four(prompt: str, temps: list, seed: int, n: int = 40, top_p: float = 1.0) -> dict:
+    """One prompt continued at several temperatures from the same seed (one random stream)."""
     e = engine()
     seed = check_seed(seed)
+    check_count(n, 1, 200, "n", "continue by 1 to 200 tokens")
+    if not isinstance(temps, list) or not 1 <= len(temps) <= 8:
+        raise InputError("give one to eight temperatures", "temps")
     ids = encode_prompt(e, prompt)
+    settings = []
+    for i, t in enumerate(temps):
+        try:
+            settings.append(S.make_settings(temperature=t, top_p=top_p))
+        except InputError as err:  # name the column, so its own box shows the message
+            raise InputError(f"column {i + 1}: {err}", f"temps.{i}") from None
     cols = []
-    for t in temps:
-        s = S.make_settings(temperature=t, top_p=top_p)
+    for t, s in zip(temps, settings):
         g = generate_text(e, ids, s, seed, n, stop_at_end=True)
         cols.append({"temperature": t, "tokens": g["tokens"], "texts": g["texts"], "surprise": g["surprise"],
                      "probs": [x["p"] for x in g["steps"]], "stop_reason": g["stop_reason"]})
@@ -164,10 +173,13 @@ def repeated_4grams(tokens: list[int], start: int) -> list[bool]:
 @endpoint
 def ch1_loops(openings: list, n: int = 80, penalty: float = 1.0) -> dict:
     e = engine()
+    check_count(n, 1, 200, "n", "continue by 1 to 200 tokens")
+    if not isinstance(openings, list) or not 1 <= len(openings) <= 4:
+        raise InputError("give one to four openings", "openings")
     s = S.make_settings(temperature=0.0, repetition_penalty=penalty)
     cols = []
-    for text in openings:
-        ids = encode_prompt(e, text)
+    for i, text in enumerate(openings):
+        ids = encode_prompt(e, text, field=f"openings.{i}")
         g = generate_text(e, ids, s, 0, n)
         full = ids + g["tokens"]
         flags = repeated_4grams(full, len(ids))

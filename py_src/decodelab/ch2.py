@@ -6,7 +6,7 @@ import time
 from . import quant
 from . import sampler as S
 from .errors import InputError
-from .inputs import check_count, encode_prompt, token_texts
+from .inputs import check_count, check_text, encode_prompt, token_texts
 from .session import endpoint, session
 
 SPEED_VARIANTS = ("main", "scalar", "jsmatvec")  # the page's kernel, the scalar build, plain-JS products
@@ -68,7 +68,7 @@ def ch2_outliers(rows: int, cols: int, outlier: float, bits: int = 8) -> dict:
 
 def surprise_of(e, text: str) -> dict:
     """Mean -ln p of the text's tokens under the model (each predicted from the ones before it)."""
-    ids = e.tokenizer.encode(text)
+    ids = e.tokenizer.encode(check_text(text, "text"))
     if not ids:
         raise InputError("paste some text to measure", "text")
     ids = ids[:e.context - 1]

@@ -54,6 +54,7 @@ class Settings:
 
 
 DEFAULTS = Settings()
+MIN_TEMPERATURE, MAX_TEMPERATURE = 0.01, 100.0
 
 
 def _number(v, field: str) -> float:
@@ -77,8 +78,10 @@ def make_settings(**kw) -> Settings:
 
 def validate(s: Settings) -> None:
     t = _number(s.temperature, "temperature")
-    if t < 0 or math.isinf(t):
-        raise SamplerError("temperature must be 0 (greedy) or a positive number", "temperature")
+    if not (t == 0 or MIN_TEMPERATURE <= t <= MAX_TEMPERATURE):
+        # below 0.01 a float32 softmax is greedy anyway, and 1/T overflows long before T reaches 0
+        raise SamplerError(f"temperature must be 0 (always the top token) or from {MIN_TEMPERATURE} to "
+                           f"{MAX_TEMPERATURE:g}", "temperature")
     k = _number(s.top_k, "top_k")
     if k < 0 or k != int(k):
         raise SamplerError("top-k must be a whole number, 0 or more (0 turns it off)", "top_k")

@@ -39,10 +39,19 @@ def check_gamma(gamma, lo: int = 0, hi: int = GAMMA_MAX) -> int:
     return int(g)
 
 
+MAX_COST = 1000.0  # in target passes; far beyond any real pair, and keeps every result finite
+MAX_FLAGS = 2000  # the round table's acceptance string: a table of at most a few hundred rounds
+MAX_TOKENS_IN_RULE = 64  # entries of p and q in the sampling-rule widget
+
+
 def check_cost(c, field: str, label: str, allow_zero: bool) -> float:
     v = _finite(c, field, label)
     if v < 0 or (v == 0 and not allow_zero):
         raise InputError(f"{label} must be {'0 or more' if allow_zero else 'greater than 0'}", field)
+    if v > MAX_COST:
+        raise InputError(f"{label} must be at most {MAX_COST:g} target passes", field)
+    if 0 < v < 1e-6:
+        raise InputError(f"{label} must be 0 or at least 0.000001", field)
     return v
 
 
@@ -101,6 +110,8 @@ def rounds_from_flags(flags: str, gamma, c_draft, c_verify) -> dict:
     if not isinstance(flags, str):
         raise InputError("the acceptance string must be text of 0s and 1s", "flags")
     flags = "".join(flags.split())
+    if len(flags) > MAX_FLAGS:
+        raise InputError(f"the acceptance string has {len(flags):,} flags; this table takes at most {MAX_FLAGS:,}", "flags")
     if not flags:
         raise InputError("type at least one flag (1 = draft token accepted, 0 = rejected)", "flags")
     bad = next((c for c in flags if c not in "01"), None)
@@ -142,6 +153,10 @@ def rounds_from_flags(flags: str, gamma, c_draft, c_verify) -> dict:
 
 def normalize(weights, field: str) -> tuple[list[float], str]:
     """Check a distribution; rescale it (with a note) when it does not sum to 1."""
+    if not isinstance(weights, (list, tuple)):
+        raise InputError(f"{field}: give a list of probabilities", field)
+    if len(weights) > MAX_TOKENS_IN_RULE:
+        raise InputError(f"{field}: at most {MAX_TOKENS_IN_RULE} tokens here (you gave {len(weights):,})", field)
     vals = []
     for i, w in enumerate(weights):
         if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (

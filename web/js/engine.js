@@ -1,12 +1,30 @@
-// The page's side of the worker channel: call(fn, args) -> Promise of the Python result.
-// Widgets only ever talk to the engine through `call`; they never touch Pyodide directly.
+// The page's side of the worker channel, and the one owner of the worker: call(fn, args) ->
+// Promise of the Python result. Widgets only ever talk to the engine through `call`.
+//
+// What it guarantees a widget:
+// - calls made before Python is ready are queued and sent when it is (a click during boot works);
+// - a call that runs longer than SLOW_MS is announced ("slow"), so the page can offer Stop;
+// - stop() ends the worker (the only way to interrupt synchronous Python), rejects what was
+//   pending with a StoppedError, and boots a fresh worker; the page's inputs live in the page,
+//   so nothing the reader typed is lost;
+// - a worker that dies (an uncaught error, or the reader's Python calling js.close()) is
+//   detected and restarted the same way;
+// - boot has a deadline: no progress for BOOT_STALL_MS is a clear failure, not a spinner.
 
-const listeners = { progress: [], ready: [], fatal: [] };
+const SLOW_MS = 2000;
+const BOOT_STALL_MS = 45000;
+
+const listeners = { progress: [], ready: [], fatal: [], slow: [], settled: [], restarted: [], optional: [] };
 let worker = null;
 let nextId = 1;
-const pending = new Map();
+let state = "idle"; // idle | booting | ready | failed
 let readyInfo = null;
-let fatal = null;
+let fatalInfo = null;
+let generation = 0; // bumps on every restart, so answers from a dead worker are ignored
+const queued = []; // [id, fn, args] waiting for the worker to be ready
+const pending = new Map(); // id -> {resolve, reject, fn, sentAt}
+let bootTimer = null;
+let restarts = 0;
 
 export class PyError extends Error {
   constructor(err) {
@@ -17,44 +35,109 @@ export class PyError extends Error {
   }
 }
 
+export class StoppedError extends Error {
+  constructor(why) {
+    super(why);
+    this.type = "Stopped";
+  }
+}
+
 export function on(event, fn) {
   listeners[event].push(fn);
   if (event === "ready" && readyInfo) fn(readyInfo);
-  if (event === "fatal" && fatal) fn(fatal);
+  if (event === "fatal" && fatalInfo) fn(fatalInfo);
 }
 
 function emit(event, payload) {
   for (const fn of listeners[event]) fn(payload);
 }
 
+export function isReady() {
+  return state === "ready";
+}
+
+function armBootTimer() {
+  clearTimeout(bootTimer);
+  bootTimer = setTimeout(() => fail({ stage: "worker", message: `nothing happened for ${BOOT_STALL_MS / 1000} s. ` +
+    "A file may be stuck downloading, or the browser stopped the engine. Reload the page to try again." }), BOOT_STALL_MS);
+}
+
+function fail(m) {
+  clearTimeout(bootTimer);
+  state = "failed";
+  fatalInfo = m;
+  const err = new Error(m.message);
+  for (const [id, p] of pending) { emit("settled", { id, fn: p.fn }); p.reject(err); }
+  pending.clear(); // queued calls are pending too
+  queued.length = 0;
+  emit("fatal", m);
+}
+
+function post(id, fn, args) {
+  const p = pending.get(id);
+  if (!p) return;
+  p.sentAt = performance.now();
+  worker.postMessage({ id, fn, args });
+}
+
 export function start() {
   if (worker) return;
+  const gen = ++generation;
   const url = new URL("./worker.js", import.meta.url);
   url.search = location.search; // lets ?kernel=scalar reach the worker
   worker = new Worker(url, { type: "module" });
+  state = "booting";
+  armBootTimer();
   worker.onmessage = (ev) => {
+    if (gen !== generation) return;
     const m = ev.data;
-    if (m.type === "progress") return emit("progress", m);
+    if (m.type === "progress") { armBootTimer(); return emit("progress", m); }
     if (m.type === "ready") {
+      clearTimeout(bootTimer);
+      state = "ready";
       readyInfo = m.info;
-      return emit("ready", m.info);
+      fatalInfo = null;
+      for (const [id, fn, args] of queued.splice(0)) post(id, fn, args);
+      emit("ready", m.info);
+      if (restarts) emit("restarted", m.info);
+      return;
     }
-    if (m.type === "fatal") {
-      fatal = m;
-      for (const [, p] of pending) p.reject(new Error(m.message));
-      pending.clear();
-      return emit("fatal", m);
-    }
+    if (m.type === "optional") return emit("optional", m);
+    if (m.type === "fatal") return fail(m);
+    if (m.type === "closing") return restart("The engine was closed (by code in the Python cell?) and has been restarted.");
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
+    emit("settled", { id: m.id, fn: p.fn });
     if (m.ok) p.resolve(m.result);
     else p.reject(new PyError(m.error));
   };
   worker.onerror = (ev) => {
-    fatal = { stage: "worker", message: ev.message || "the worker script failed to load" };
-    emit("fatal", fatal);
+    if (gen !== generation) return;
+    ev.preventDefault?.();
+    if (state === "booting") fail({ stage: "worker", message: (ev.message || "the worker script failed to load") +
+      ". Reload the page; if this persists, the site's files are incomplete." });
+    else restart("The engine stopped unexpectedly and has been restarted.");
   };
+}
+
+// End the worker now and boot a new one. Pending calls fail with StoppedError(why).
+export function restart(why = "Stopped.") {
+  generation++;
+  if (worker) worker.terminate();
+  worker = null;
+  readyInfo = null;
+  restarts++;
+  const err = new StoppedError(why);
+  for (const [id, p] of pending) { emit("settled", { id, fn: p.fn }); p.reject(err); }
+  pending.clear();
+  queued.length = 0;
+  start();
+  return why;
+}
+
+export function stop() {
+  return restart("Stopped. The engine is starting again; your inputs are all still here.");
 }
 
 export function ready() {
@@ -65,11 +148,23 @@ export function ready() {
 }
 
 export function call(fn, args = {}) {
-  if (fatal) return Promise.reject(new Error(fatal.message));
+  if (state === "failed") return Promise.reject(new Error(fatalInfo.message));
   start();
   return new Promise((resolve, reject) => {
     const id = nextId++;
-    pending.set(id, { resolve, reject });
-    worker.postMessage({ id, fn, args });
+    pending.set(id, { resolve, reject, fn, sentAt: null });
+    if (state === "ready") post(id, fn, args);
+    else queued.push([id, fn, args]);
   });
 }
+
+// The watchdog: announce calls that have run longer than SLOW_MS (the page shows Stop).
+setInterval(() => {
+  const now = performance.now();
+  for (const [id, p] of pending) {
+    if (p.sentAt != null && !p.announced && now - p.sentAt > SLOW_MS) {
+      p.announced = true;
+      emit("slow", { id, fn: p.fn, ms: now - p.sentAt });
+    }
+  }
+}, 250);

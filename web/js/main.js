@@ -1,6 +1,8 @@
-// Page boot: start the worker, show its progress, then mount every widget; fill live numbers in the prose.
+// Page boot: start the worker first, show its progress, mount every widget, put back what the
+// reader typed last time, and keep a Stop control for anything that runs long.
 import * as engine from "./engine.js";
-import { typesetAll } from "./ui.js";
+import { el, typesetAll } from "./ui.js";
+import { persistInputs } from "./persist.js";
 import { mountKernelCheck } from "./widgets/kernel-check.js";
 import { mountSamplerPanel } from "./widgets/sampler-panel.js";
 import { mountFourTemps } from "./widgets/four-temps.js";
@@ -17,7 +19,15 @@ import { mountLiveSpec } from "./widgets/live-spec.js";
 import { mountQuiz } from "./widgets/quiz.js";
 import { mountSpeed } from "./widgets/speed.js";
 
+// Count Content-Security-Policy violations (the end-to-end tests read it; there should be none).
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+
+engine.start(); // as early as the page allows: Python's boot is the long pole
+
 const stageNames = {
+  start: "Starting the engine",
+  worker: "Running the engine",
   files: "Reading the build manifest",
   pyodide: "Starting Python (Pyodide)",
   package: "Installing the decodelab package",
@@ -25,37 +35,78 @@ const stageNames = {
   model: "Loading the models",
 };
 
+const ENDPOINT_WORDS = {
+  run_cell: "your Python cell", ch1_view: "the control panel", ch1_draw: "drawing tokens", ch1_four: "four temperatures",
+  ch1_loops: "greedy loops", ch1_long: "a long story", ch2_kv_race: "the KV-cache race", ch2_requant: "re-quantizing",
+  ch2_speed: "the speed race", kernel_check: "the kernel check", ch3_live: "the live draft and target",
+};
+
 function bootUi() {
   const steps = document.getElementById("boot-steps");
   const stageEl = document.getElementById("boot-stage");
+  const boot = document.getElementById("boot");
   window.__bootStages = {};
   engine.on("progress", (m) => {
     window.__bootStages[m.stage] = m.ms / 1000;
     stageEl.textContent = (stageNames[m.stage] || m.stage) + "…";
     for (const li of steps.children) li.classList.add("done");
-    steps.append(Object.assign(document.createElement("li"), { textContent: `${stageNames[m.stage] || m.stage} (${(m.ms / 1000).toFixed(2)} s)` }));
+    steps.append(el("li", { text: `${stageNames[m.stage] || m.stage} (${(m.ms / 1000).toFixed(2)} s)` }));
   });
   engine.on("ready", (info) => {
     window.__readyAt = performance.now();
     window.__bootStages.ready = info.ms / 1000;
-    document.getElementById("boot").classList.add("ready");
-    stageEl.textContent = `Ready in ${(info.ms / 1000).toFixed(2)} s: Python ${info.python}, ${["scalar", "SIMD", "relaxed-SIMD"][info.simd_level] || "scalar"} kernel.`;
-    if (info.kernelNotice) {
-      const n = document.getElementById("kernel-notice");
-      n.textContent = info.kernelNotice;
-      n.hidden = false;
-    }
+    boot.classList.remove("failed");
+    boot.classList.add("ready");
+    stageEl.textContent = `Ready in ${(info.ms / 1000).toFixed(2)} s: Python ${info.python}, ` +
+      `${["scalar", "SIMD", "relaxed-SIMD"][info.simd_level] || "scalar"} kernel.`;
+    const n = document.getElementById("kernel-notice");
+    n.textContent = info.kernelNotice || "";
+    n.hidden = !info.kernelNotice;
+    document.getElementById("boot-error").hidden = true;
     fillLive(info);
     document.body.dataset.ready = "1";
   });
   engine.on("fatal", (m) => {
-    document.getElementById("boot").classList.add("failed");
+    boot.classList.add("failed");
     stageEl.textContent = "The engine could not start.";
     const e = document.getElementById("boot-error");
     e.textContent = `Failed while ${(stageNames[m.stage] || m.stage).toLowerCase()}: ${m.message}`;
     e.hidden = false;
     document.body.dataset.ready = "failed";
   });
+  engine.on("restarted", () => { steps.replaceChildren(); });
+}
+
+// A bar that appears when a call has run for a while: Stop ends it (the worker is restarted).
+function stopBar() {
+  const bar = el("div", { class: "stop-bar", id: "stop-bar", role: "status", hidden: true });
+  const msg = el("span", { id: "stop-msg" });
+  const stop = el("button", { id: "stop-btn", text: "Stop" });
+  bar.append(msg, stop);
+  document.body.append(bar);
+  const slow = new Map();
+  const show = () => {
+    bar.hidden = slow.size === 0;
+    if (slow.size) {
+      const what = [...new Set(slow.values())].map((fn) => ENDPOINT_WORDS[fn] || fn).join(", ");
+      msg.textContent = `Still working on ${what}. `;
+    }
+  };
+  engine.on("slow", ({ id, fn }) => { slow.set(id, fn); show(); });
+  engine.on("settled", ({ id }) => { slow.delete(id); show(); });
+  stop.onclick = () => {
+    slow.clear();
+    show();
+    notice(engine.stop());
+  };
+  engine.on("restarted", () => notice("The engine has restarted. Everything you typed is still here."));
+}
+
+function notice(text) {
+  const n = document.getElementById("engine-notice");
+  n.textContent = text;
+  n.hidden = !text;
+  document.body.dataset.engineNotice = text;
 }
 
 // Numbers in the prose come from the loaded model, never from the HTML.
@@ -67,9 +118,9 @@ function fillLive(info) {
   for (const n of document.querySelectorAll("[data-live]")) n.textContent = values[n.dataset.live] ?? n.textContent;
 }
 
-window.addEventListener("DOMContentLoaded", () => {
+function mountAll() {
   bootUi();
-  engine.start();
+  stopBar();
   typesetAll(document);
   const mounts = [["sampler-panel", mountSamplerPanel], ["four-temps", mountFourTemps], ["greedy-loops", mountGreedyLoops],
     ["end-slide", mountEndAndSlide], ["python-cell", mountPythonCell], ["kv-race", mountKvRace], ["outliers", mountOutliers],
@@ -80,8 +131,12 @@ window.addEventListener("DOMContentLoaded", () => {
     const node = document.getElementById(id);
     if (node) live.push(mount(node));
   }
-  // widgets that show something at once fill in when the engine is ready
-  engine.ready().then(() => { for (const w of live) if (w && w.update) w.update(); }).catch(() => {});
-});
+  persistInputs(document); // after mounting (the widgets made the inputs), before anything reads them
+  // widgets that show something at once fill in when the engine is ready (again after a restart)
+  engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });
+}
 
-window.decodelab = { call: engine.call, ready: engine.ready };
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+else mountAll();
+
+window.decodelab = { call: engine.call, ready: engine.ready, stop: engine.stop };

@@ -1,10 +1,15 @@
-// Small shared helpers for widgets: element building, number formatting, math, inline errors.
+// Shared helpers for widgets, so each rule lives once: element building (styles through the CSSOM,
+// which a strict Content-Security-Policy allows), number formatting, math typesetting, errors
+// beside the field they belong to, reading a number box, one action at a time per widget, and a
+// latest-only updater for controls that fire many events.
+import { isReady, on } from "./engine.js";
 
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") e.className = v;
     else if (k === "text") e.textContent = v;
+    else if (k === "style") Object.assign(e.style, v); // an object: CSSOM, never a style attribute
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (v !== false && v != null) e.setAttribute(k, v === true ? "" : v);
   }
@@ -17,6 +22,14 @@ export function fmt(x, digits = 3) {
   const a = Math.abs(x);
   if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(2);
   return x.toFixed(digits);
+}
+
+// A token as the reader should see it: newlines and tabs as visible marks, a lone space as ␣,
+// the end token as "⟨end⟩" (JSON escapes such as \" never reach the page).
+export function tokenLabel(text) {
+  if (text === "<|endoftext|>") return "⟨end⟩";
+  if (text === " ") return "␣";
+  return text.replace(/\n/g, "⏎").replace(/\t/g, "⇥");
 }
 
 // Render KaTeX into every .math element (inline) and .math-block (display).
@@ -51,21 +64,119 @@ export function fieldError(control, msg) {
   control.setAttribute("aria-invalid", msg ? "true" : "false");
 }
 
-// Disable a button while an engine call runs; always re-enable, show failures in `status`.
-export async function busy(button, status, fn) {
-  button.disabled = true;
-  const old = button.textContent;
-  button.textContent = old + "…";
-  try {
-    return await fn();
-  } catch (e) {
-    if (status) {
-      status.textContent = e.message;
-      status.classList.add("error");
-    }
-    return undefined;
-  } finally {
-    button.disabled = false;
-    button.textContent = old;
+// Read a number box. Returns the number, or null after showing why beside the box: an empty box
+// is a message, never 0.
+export function readNumber(input, { label, min = -Infinity, max = Infinity, integer = false, allowZero = true }) {
+  const raw = input.value.trim();
+  const v = Number(raw);
+  let msg = "";
+  if (raw === "") msg = `${label}: type a number`;
+  else if (!Number.isFinite(v)) msg = `${label}: “${raw}” is not a number`;
+  else if (integer && !Number.isInteger(v)) msg = `${label}: a whole number, please`;
+  else if (v < min || v > max) msg = `${label}: use ${min} to ${max}`;
+  else if (!allowZero && v === 0) msg = `${label}: 0 is not allowed here`;
+  fieldError(input, msg);
+  return msg ? null : v;
+}
+
+// Words for errors that are not about one field: never a raw exception in the page.
+export function friendly(e) {
+  if (!e) return "Something went wrong.";
+  if (e.type === "Stopped") return e.message;
+  if (e.type === "InputError") return e.message;
+  if (e.type && e.type !== "WorkerError") {
+    console.error(`[decodelab] ${e.type}: ${e.message}\n${e.trace || ""}`);
+    return `The engine hit a problem it did not expect (${e.type}). Try other values; the details are in the browser's console.`;
   }
+  return e.message || String(e);
+}
+
+// Route an error to the field it names (fields: {name: input}), else to the status line.
+export function showError(e, fields, status) {
+  const target = e && e.field ? fields[e.field] : null;
+  if (target) fieldError(target, e.message);
+  else if (status) setStatus(status, friendly(e), true);
+}
+
+export function setStatus(status, msg, isError = false) {
+  status.textContent = msg;
+  status.classList.toggle("error", isError);
+}
+
+export function clearErrors(fields) {
+  for (const f of Object.values(fields)) fieldError(f, "");
+}
+
+// One action at a time for a widget. While `fn` runs, further clicks are dropped, or, with
+// queueOne, the next one waits its turn (a double click on "Draw one" draws twice, in order; fifty
+// clicks still run only one more). Without queueOne the buttons are disabled meanwhile. A button
+// says when it is waiting for the engine to start. Errors are shown (beside their field, else in
+// the status line); an old error in the status line is cleared on success.
+export function serial(buttons, status, fields = {}, { queueOne = false } = {}) {
+  let running = false, waiting = null, shown = false; // shown: the status holds an error we put there
+  async function run(fn) {
+    if (running) {
+      if (queueOne && !waiting) return new Promise((resolve) => { waiting = () => resolve(run(fn)); });
+      return undefined;
+    }
+    running = true;
+    const labels = buttons.map((b) => b.textContent);
+    buttons.forEach((b) => { b.disabled = !queueOne; b.setAttribute("aria-busy", "true"); b.classList.add("busy"); });
+    if (!isReady()) buttons[0].textContent = "waiting for the engine…";
+    try {
+      if (shown && status) { setStatus(status, ""); shown = false; }
+      return await fn();
+    } catch (e) {
+      showError(e, fields, status);
+      shown = !(e && e.field && fields[e.field]);
+      return undefined;
+    } finally {
+      buttons.forEach((b, i) => { b.disabled = false; b.removeAttribute("aria-busy"); b.classList.remove("busy"); b.textContent = labels[i]; });
+      running = false;
+      if (waiting) { const next = waiting; waiting = null; next(); }
+    }
+  }
+  return run;
+}
+
+// For controls that fire many events (sliders): at most one call in flight; while it runs, only
+// the newest request is kept, and it runs when the current one ends.
+export function latest(fn) {
+  let inFlight = false, next = null;
+  return function request(...args) {
+    if (inFlight) { next = args; return; }
+    inFlight = true;
+    Promise.resolve(fn(...args)).catch(() => {}).finally(() => {
+      inFlight = false;
+      if (next) { const a = next; next = null; request(...a); }
+    });
+  };
+}
+
+// A labelled slider with a number box beside it, kept in step. onChange fires on either.
+export function sliderRow({ id, label, min, max, step, value, hint = "", onChange }) {
+  const slider = el("input", { type: "range", id, min, max, step, value, "aria-label": label });
+  const num = el("input", { type: "number", id: `${id}-num`, min, max, step, value, "aria-label": `${label} value` });
+  slider.addEventListener("input", () => { num.value = slider.value; fieldError(num, ""); onChange && onChange(); });
+  num.addEventListener("input", () => {
+    if (num.value !== "" && Number.isFinite(Number(num.value))) slider.value = num.value;
+    onChange && onChange();
+  });
+  const row = el("div", { class: "slider-row" }, el("label", { class: "slider-label", for: id, text: label }), slider,
+    el("span", { class: "num-wrap" }, num), el("span", { class: "hint", text: hint }));
+  return { row, slider, num };
+}
+
+// Run fn once when node first scrolls into view after the engine is ready (widgets that show a
+// result without a click).
+export function whenSeen(node, fn) {
+  let armed = false;
+  on("ready", () => {
+    if (armed) return; // once per page, not again after a restart
+    armed = true;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((en) => en.isIntersecting)) { io.disconnect(); fn(); }
+    }, { rootMargin: "200px" });
+    io.observe(node);
+  });
 }

@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from .. import bundle
 from ..bundle import F32, I8, Config, tensor_names
@@ -49,6 +48,8 @@ def float_tensors(state: dict, n_layers: int) -> dict[str, np.ndarray]:
 
 def export(run: Path, name: str, out_dir: Path) -> Path:
     cfgd = json.loads((run / "config.json").read_text())
+    import torch  # here, not at the top: quantize_rows (and its test) need no torch
+
     ck = torch.load(run / "best.pt", weights_only=False)
     tok = load(run / "tokenizer.json")
     vocab = export_vocab(tok)

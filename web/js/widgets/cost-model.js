@@ -1,6 +1,6 @@
 // The speculative cost model: sliders and presets -> ch3_model (Python) -> formula, figures, speedup curve.
 import { call } from "../engine.js";
-import { el, fmt, tex, fieldError } from "../ui.js";
+import { el, fmt, tex, sliderRow, readNumber, setStatus, showError } from "../ui.js";
 import { lineChart } from "../charts.js";
 
 // Illustrative settings, no real models behind them.
@@ -21,12 +21,9 @@ export function mountCostModel(root) {
   const grid = el("div", { class: "slider-grid" });
   const defaults = { gamma: 4, alpha: 0.8, c_draft: 0.1, c_verify: 1.0 };
   for (const [f, label, min, max, step] of SLIDERS) {
-    const r = el("input", { type: "range", id: `cm-${f}`, min, max, step, value: defaults[f] });
-    const n = el("input", { type: "number", id: `cm-${f}-num`, min, max, step, value: defaults[f] });
-    r.addEventListener("input", () => { n.value = r.value; update(); });
-    n.addEventListener("input", () => { if (Number.isFinite(Number(n.value)) && n.value !== "") r.value = n.value; update(); });
-    inputs[f] = { r, n };
-    grid.append(el("label", { class: "slider-row" }, el("span", { class: "slider-label", text: label }), r, el("span", { class: "num-wrap" }, n)));
+    const row = sliderRow({ id: `cm-${f}`, label, min, max, step, value: defaults[f], onChange: () => update() });
+    inputs[f] = { r: row.slider, n: row.num };
+    grid.append(row.row);
   }
   const presets = el("div", { class: "controls" }, "Presets: ", PRESETS.map(([name, a, g, cd, cv], i) =>
     el("button", { class: "secondary", id: `cm-preset-${i}`, text: name, onclick: () => {
@@ -35,16 +32,22 @@ export function mountCostModel(root) {
     } })));
   const formula = el("div", { class: "formula", id: "cm-formula" });
   const figures = el("div", { class: "readout stats-row", id: "cm-figures" });
-  const canvas = el("canvas", { id: "cm-curve", height: 200 });
+  const canvas = el("canvas", { id: "cm-curve", height: 200, role: "img", "aria-label": "speedup against γ" });
   const peak = el("div", { class: "readout", id: "cm-peak" });
-  const status = el("div", { class: "status" });
+  const status = el("div", { class: "status", role: "status" });
   root.append(el("h3", { text: "The cost model" }), presets, grid, formula, figures, el("div", { class: "chart-box" }, canvas), peak, status);
   const chart = lineChart(canvas, { xTitle: "γ", yTitle: "speedup ×", yMin: 0 });
 
   let busy = false, again = false;
   async function update() {
     const args = {};
-    for (const [f] of SLIDERS) { args[f] = inputs[f].n.value === "" ? NaN : Number(inputs[f].n.value); fieldError(inputs[f].n, ""); }
+    let ok = true;
+    for (const [f, label] of SLIDERS) {
+      // the boxes accept more than the sliders show (any γ to 32, costs to 1000): the model checks the rest
+      args[f] = readNumber(inputs[f].n, { label, min: 0, max: f === "alpha" ? 1 : f === "gamma" ? 32 : 1000, integer: f === "gamma" });
+      if (args[f] == null) ok = false;
+    }
+    if (!ok) return;
     if (busy) { again = true; return; }
     busy = true;
     try {
@@ -62,10 +65,9 @@ export function mountCostModel(root) {
       peak.textContent = `Best γ in 0–32: ${s.best_gamma}, speedup ${fmt(s.best_speedup, 2)}×.` +
         (s.best_at_end ? " The best sits at the end of the sweep, so the true peak may lie further out." : "");
       peak.dataset.best = s.best_gamma;
-      status.textContent = "";
+      setStatus(status, "");
     } catch (e) {
-      if (e.field && inputs[e.field]) fieldError(inputs[e.field].n, e.message);
-      else { status.textContent = e.message; status.classList.add("error"); }
+      showError(e, Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.n])), status);
     } finally {
       busy = false;
       if (again) { again = false; update(); }

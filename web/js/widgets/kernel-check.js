@@ -1,7 +1,7 @@
 // Kernel check: the worker's Python multiplies a seeded int8 matrix by a vector through the wasm
 // kernel, both paths, and reports time and error against a float64 reference computed in Python.
 import { call } from "../engine.js";
-import { el, fmt, fieldError, busy } from "../ui.js";
+import { el, fmt, serial, readNumber } from "../ui.js";
 
 export function mountKernelCheck(root) {
   const rows = el("input", { type: "number", id: "kc-rows", value: 1024, min: 1, max: 8192, "aria-label": "rows" });
@@ -15,12 +15,11 @@ export function mountKernelCheck(root) {
     el("div", { class: "controls" }, el("label", {}, "rows ", rows), el("label", {}, "columns ", cols), btn),
     out,
   );
-  btn.addEventListener("click", () => busy(btn, out, async () => {
-    const r = Number(rows.value), c = Number(cols.value);
-    fieldError(rows, Number.isInteger(r) && r >= 1 && r <= 8192 ? "" : "rows: a whole number from 1 to 8192");
-    fieldError(cols, Number.isInteger(c) && c >= 1 && c <= 4096 ? "" : "columns: a whole number from 1 to 4096");
-    if (rows.classList.contains("invalid") || cols.classList.contains("invalid")) return;
-    out.classList.remove("error");
+  const once = serial([btn], out, { rows, cols });
+  btn.addEventListener("click", () => once(async () => {
+    const r = readNumber(rows, { label: "rows", min: 1, max: 8192, integer: true });
+    const c = readNumber(cols, { label: "columns", min: 1, max: 4096, integer: true });
+    if (r == null || c == null) return;
     const res = await call("kernel_check", { rows: r, cols: c, seed: 7 });
     const macs = r * c;
     out.replaceChildren(

@@ -1,19 +1,23 @@
 // A real draft/target pair decoding speculatively in the page, against the measured cost model.
-import { call } from "../engine.js";
-import { el, fmt, busy, fieldError } from "../ui.js";
+import { call, on } from "../engine.js";
+import { el, fmt, serial, readNumber } from "../ui.js";
 
 export function mountLiveSpec(root) {
-  const gamma = el("input", { type: "number", id: "ls-gamma", value: 3, min: 0, max: 32 });
-  const mode = el("select", { id: "ls-mode" }, el("option", { value: "greedy", text: "greedy" }), el("option", { value: "sample", text: "sample (T = 1)" }));
+  const gamma = el("input", { type: "number", id: "ls-gamma", value: 3, min: 0, max: 32, "aria-label": "γ, draft tokens per round" });
+  const mode = el("select", { id: "ls-mode", "aria-label": "greedy or sampled" }, el("option", { value: "greedy", text: "greedy" }), el("option", { value: "sample", text: "sample (T = 1)" }));
   const run = el("button", { id: "ls-run", text: "Run" });
   const out = el("div", { class: "readout", id: "ls-out" });
   const text = el("div", { class: "gen-text small", id: "ls-text" });
   root.append(el("h3", { text: "A real draft and target, in this page" }),
     el("div", { class: "controls" }, el("label", {}, "γ ", gamma), mode, run), out, text);
-  run.onclick = () => busy(run, out, async () => {
-    fieldError(gamma, "");
-    try {
-      const r = await call("ch3_live", { prompt: "Once upon a time, there was a little girl named Lily.", gamma: Number(gamma.value), n: 60, mode: mode.value, seed: 5 });
+  // only this widget needs the draft model: if it did not load, this widget says so and the rest works
+  on("optional", (m) => { if (m.what === "draft") { run.disabled = true; out.textContent = `The live pair is unavailable: ${m.message}`; out.dataset.unavailable = "1"; } });
+  const once = serial([run], out, { gamma, mode });
+  run.onclick = () => once(async () => {
+    const g = readNumber(gamma, { label: "γ", min: 0, max: 32, integer: true });
+    if (g == null) return;
+    {
+      const r = await call("ch3_live", { prompt: "Once upon a time, there was a little girl named Lily.", gamma: g, n: 60, mode: mode.value, seed: 5 });
       const c = r.costs;
       const pays = r.measured_speedup >= 1;
       out.replaceChildren(
@@ -34,8 +38,6 @@ export function mountLiveSpec(root) {
           `With ${fmt(r.tokens_per_round, 2)} tokens per round, a round costs more than the tokens it yields.`));
       out.dataset.alpha = r.alpha;
       text.textContent = r.text;
-    } catch (e) {
-      if (e.field === "gamma") fieldError(gamma, e.message); else throw e;
     }
   });
 }

@@ -1,6 +1,6 @@
 // An editable Python cell, run by the same Pyodide interpreter that drives the model.
 import { call } from "../engine.js";
-import { el, busy, fieldError } from "../ui.js";
+import { el, serial, fieldError } from "../ui.js";
 
 const STARTER = `# A made-up distribution over 8 words, and what the sampler's filters do to it.
 import math, random
@@ -28,17 +28,22 @@ export function mountPythonCell(root) {
   const code = el("textarea", { id: "pc-code", rows: 16, cols: 80, spellcheck: "false", class: "code", "aria-label": "Python code" });
   code.value = STARTER;
   const run = el("button", { id: "pc-run", text: "Run" });
-  const out = el("pre", { class: "cell-out", id: "pc-out" });
-  root.append(el("h3", { text: "Try it in Python" }), code, el("div", { class: "controls" }, run), out);
-  run.onclick = () => busy(run, out, async () => {
+  const out = el("pre", { class: "cell-out", id: "pc-out", role: "status" });
+  root.append(el("h3", { text: "Try it in Python" }), code,
+    el("div", { class: "controls" }, run, el("span", { class: "hint", text: "An endless loop is fine: after two seconds a Stop button appears." })), out);
+  const once = serial([run], out, { code });
+  run.onclick = () => once(async () => {
+    fieldError(code, "");
+    out.textContent = "running…";
+    out.classList.remove("error");
     try {
       const r = await call("run_cell", { code: code.value });
-      fieldError(code, "");
       out.textContent = r.output || "(no output)";
       out.classList.toggle("error", !r.ok);
       out.dataset.ms = r.ms.toFixed(1);
     } catch (e) {
-      if (e.field === "code") fieldError(code, e.message); else throw e;
+      if (e.type === "Stopped") { out.textContent = "Stopped. Your code is still in the cell."; out.classList.add("error"); return; }
+      throw e;
     }
   });
 }

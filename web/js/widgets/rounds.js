@@ -1,23 +1,29 @@
 // Round-by-round table from an acceptance string (1 = draft kept, 0 = rejected).
 import { call } from "../engine.js";
-import { el, fmt, fieldError } from "../ui.js";
+import { el, fmt, clearErrors, latest, readNumber, showError } from "../ui.js";
 
 export function mountRounds(root) {
-  const flags = el("input", { type: "text", id: "rt-flags", value: "111111001110101111", size: 36, "aria-label": "acceptance string" });
-  const gamma = el("input", { type: "number", id: "rt-gamma", value: 4, min: 1, max: 32 });
-  const cd = el("input", { type: "number", id: "rt-cd", value: 0.1, step: 0.05 });
-  const cv = el("input", { type: "number", id: "rt-cv", value: 1.0, step: 0.1 });
-  const table = el("div", { id: "rt-table" });
+  const flags = el("input", { type: "text", id: "rt-flags", value: "111111001110101111", size: 36, maxlength: 2000,
+    "aria-label": "acceptance string" });
+  const gamma = el("input", { type: "number", id: "rt-gamma", value: 4, min: 1, max: 32, "aria-label": "γ, draft tokens per round" });
+  const cd = el("input", { type: "number", id: "rt-cd", value: 0.1, step: 0.05, min: 0, max: 1000, "aria-label": "draft cost" });
+  const cv = el("input", { type: "number", id: "rt-cv", value: 1.0, step: 0.1, min: 0, max: 1000, "aria-label": "verify cost" });
+  const table = el("div", { id: "rt-table", tabindex: 0, role: "region", "aria-label": "rounds, scrollable" });
   const totals = el("div", { class: "readout", id: "rt-totals" });
   root.append(el("h3", { text: "Round by round" }),
     el("div", { class: "controls" }, el("label", {}, "flags ", flags), el("label", {}, "γ ", gamma),
       el("label", {}, "draft cost ", cd), el("label", {}, "verify cost ", cv)), table, totals);
   const fields = { flags, gamma, c_draft: cd, c_verify: cv };
-  for (const i of [flags, gamma, cd, cv]) i.addEventListener("input", update);
-  async function update() {
-    for (const i of Object.values(fields)) fieldError(i, "");
+  const update = latest(refresh); // typing fast: only the newest string is computed next
+  for (const i of [flags, gamma, cd, cv]) i.addEventListener("input", () => update());
+  async function refresh() {
+    clearErrors(fields);
+    const g = readNumber(gamma, { label: "γ", min: 1, max: 32, integer: true });
+    const c1 = readNumber(cd, { label: "draft cost", min: 0, max: 1000 });
+    const c2 = readNumber(cv, { label: "verify cost", min: 0, max: 1000, allowZero: false });
+    if (g == null || c1 == null || c2 == null) return;
     try {
-      const r = await call("ch3_rounds", { flags: flags.value, gamma: Number(gamma.value), c_draft: Number(cd.value), c_verify: Number(cv.value) });
+      const r = await call("ch3_rounds", { flags: flags.value, gamma: g, c_draft: c1, c_verify: c2 });
       const head = ["round", "flags", "proposed", "accepted", "rejected at", "gained", "tokens so far", "drafts", "target passes", "cost so far"];
       table.replaceChildren(el("table", { class: "data" }, el("tr", {}, head.map((h) => el("th", { text: h }))),
         r.rounds.map((x) => el("tr", { class: x.complete ? "" : "incomplete" }, [x.round, x.flags, x.proposed, x.accepted,
@@ -28,7 +34,7 @@ export function mountRounds(root) {
         (r.incomplete_flags ? `. The last flags “${r.incomplete_flags}” end inside a round that has not been verified, so they are left out.` : ".");
       totals.dataset.speedup = r.speedup.toFixed(2);
     } catch (e) {
-      if (e.field && fields[e.field]) fieldError(fields[e.field], e.message); else totals.textContent = e.message;
+      showError(e, fields, totals);
     }
   }
   return { update };

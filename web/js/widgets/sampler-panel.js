@@ -1,7 +1,8 @@
 // The sampler control panel: the model's real next-token distribution under the reader's settings.
 // One data path: controls -> ch1_view / ch1_draw (Python in the worker) -> render.
 import { call } from "../engine.js";
-import { el, fmt, fieldError } from "../ui.js";
+import { el, fmt, fieldError, serial, sliderRow, showError as routeError, readNumber, tokenLabel, setStatus } from "../ui.js";
+import { remember } from "../persist.js";
 import { rankPlot } from "../rankplot.js";
 import { tokenSpan, showTokenPopover } from "./tokens.js";
 
@@ -23,27 +24,23 @@ const CONTROLS = [
 
 export function mountSamplerPanel(root) {
   const state = { drawn: [], drawnInfo: [], seed: 1234, latency: [] };
-  const prompt = el("textarea", { id: "sp-prompt", rows: 2, cols: 60, "aria-label": "prompt" });
+  const prompt = el("textarea", { id: "sp-prompt", rows: 2, cols: 60, maxlength: 2000, "aria-label": "prompt" });
   prompt.value = PRESETS[0];
   const presets = el("div", { class: "controls" }, "Openings: ",
     PRESETS.map((p, i) => el("button", { class: "secondary", id: `sp-preset-${i}`, text: p.split(" ").slice(0, 4).join(" ") + "…",
-      onclick: () => { prompt.value = p; state.drawn = []; state.drawnInfo = []; update(); } })));
+      onclick: () => { prompt.value = p; remember(prompt); changed(); } })));
   const inputs = {};
   const grid = el("div", { class: "slider-grid" });
   for (const [field, label, min, max, step, def, help] of CONTROLS) {
-    const slider = el("input", { type: "range", id: `sp-${field}`, min, max, step, value: def, "aria-label": label });
-    const num = el("input", { type: "number", id: `sp-${field}-num`, step, value: def, "aria-label": label + " value" });
-    slider.addEventListener("input", () => { num.value = slider.value; update(); });
-    num.addEventListener("input", () => { if (num.value !== "" && Number.isFinite(Number(num.value))) slider.value = num.value; update(); });
-    inputs[field] = num;
-    grid.append(el("label", { class: "slider-row" }, el("span", { class: "slider-label", text: label }), slider,
-      el("span", { class: "num-wrap" }, num), el("span", { class: "hint", text: help })));
+    const r = sliderRow({ id: `sp-${field}`, label, min, max, step, value: def, hint: help, onChange: () => update() });
+    inputs[field] = r.num;
+    grid.append(r.row);
   }
   const tempLast = el("input", { type: "checkbox", id: "sp-temp-last" });
   tempLast.addEventListener("change", () => update());
   const seed = el("input", { type: "number", id: "sp-seed", value: state.seed, "aria-label": "seed" });
   const reroll = el("button", { class: "secondary", id: "sp-reroll", text: "new seed",
-    onclick: () => { seed.value = Math.floor(Math.random() * 2 ** 32); } });
+    onclick: () => { seed.value = Math.floor(Math.random() * 2 ** 32); remember(seed); fieldError(seed, ""); } });
   const drawOne = el("button", { id: "sp-draw1", text: "Draw one token" });
   const drawTen = el("button", { id: "sp-draw10", text: "Draw ten" });
   const undo = el("button", { class: "secondary", id: "sp-undo", text: "Undo" });
@@ -53,7 +50,7 @@ export function mountSamplerPanel(root) {
   const text = el("div", { class: "gen-text", id: "sp-text" });
   const status = el("div", { class: "status", id: "sp-status" });
   const cumulative = el("input", { type: "checkbox", id: "sp-cumulative" });
-  const canvas = el("canvas", { id: "sp-rank", style: "display:block;width:100%;height:100%", role: "img",
+  const canvas = el("canvas", { id: "sp-rank", style: { display: "block", width: "100%", height: "100%" }, role: "img",
     "aria-label": "probability of every token by rank, log-log" });
   const latency = el("div", { class: "hint", id: "sp-latency" });
 
@@ -102,7 +99,7 @@ export function mountSamplerPanel(root) {
       state.latency.push(dt);
       latency.textContent = `updated ${dt.toFixed(1)} ms after the change (Python ${v.ms.toFixed(1)} ms)`;
       root.dataset.latency = dt.toFixed(2);
-      status.textContent = "";
+      setStatus(status, "");
     } catch (e) {
       showError(e);
     } finally {
@@ -114,11 +111,8 @@ export function mountSamplerPanel(root) {
     }
   }
 
-  function showError(e) {
-    const target = e.field && (inputs[e.field] || (e.field === "prompt" ? prompt : e.field === "seed" ? seed : null));
-    if (target) fieldError(target, e.message);
-    else { status.textContent = e.message; status.classList.add("error"); }
-  }
+  const fields = { ...inputs, prompt, seed, temperature_last: tempLast };
+  function showError(e) { routeError(e, fields, status); }
 
   function render(v, s) {
     // The plot goes first: it measures its box, and doing that before the bars and
@@ -148,30 +142,36 @@ export function mountSamplerPanel(root) {
 
   function renderText() {
     text.replaceChildren(el("span", { class: "prompt-text", text: prompt.value }),
-      ...state.drawnInfo.map((d, i) => tokenSpan(d.text, d.p, () => showTokenPopover(text, d), `sp-tok-${i}`)));
+      ...state.drawnInfo.map((d, i) => tokenSpan(d.text, d.p, (s) => showTokenPopover(text, d, s), `sp-tok-${i}`)));
   }
 
-  async function draw(n) {
-    const s = settings();
-    const sd = Number(seed.value);
-    fieldError(seed, Number.isInteger(sd) && sd >= 0 && sd < 2 ** 32 ? "" : "seed: a whole number from 0 to 4294967295");
-    if (!s || seed.classList.contains("invalid")) return;
-    try {
+  // Draws run one at a time (a double click draws once), and a result that arrives after the
+  // prompt or the draws changed is dropped, so nothing is appended to the wrong text.
+  const once = serial([drawOne, drawTen], status, fields, { queueOne: true });
+  let edits = 0;
+  function draw(n) {
+    return once(async () => {
+      const s = settings();
+      const sd = readNumber(seed, { label: "seed", min: 0, max: 2 ** 32 - 1, integer: true });
+      if (!s || sd == null) return;
+      const mine = edits;
       // each draw continues the seed's sequence: seed + number already drawn keeps runs reproducible
       const r = await call("ch1_draw", { prompt: prompt.value, settings: s, seed: (sd + state.drawn.length) % 2 ** 32,
         n, extra: state.drawn });
+      if (mine !== edits) return;
       r.tokens.forEach((t, i) => {
         state.drawn.push(t);
         state.drawnInfo.push({ text: r.texts[i], p: r.steps[i].p, top: r.steps[i].top, id: t });
       });
       await update();
-    } catch (e) { showError(e); }
+    });
   }
+  const changed = () => { edits++; state.drawn = []; state.drawnInfo = []; update(); };
   drawOne.onclick = () => draw(1);
   drawTen.onclick = () => draw(10);
-  undo.onclick = () => { state.drawn.pop(); state.drawnInfo.pop(); update(); };
-  reset.onclick = () => { state.drawn = []; state.drawnInfo = []; update(); };
-  prompt.addEventListener("input", () => { state.drawn = []; state.drawnInfo = []; update(); });
+  undo.onclick = () => { edits++; state.drawn.pop(); state.drawnInfo.pop(); update(); };
+  reset.onclick = changed;
+  prompt.addEventListener("input", changed);
   cumulative.addEventListener("change", () => update());
   return { update };
 }
@@ -183,7 +183,7 @@ function stat(label, value, id) {
 function barRow(label, p, q, kept, max, tail = false) {
   const w = Math.max(0.5, (100 * p) / max);
   return el("div", { class: "bar-row" + (kept ? "" : " filtered") + (tail ? " tail" : "") },
-    el("span", { class: "bar-label", text: JSON.stringify(label).slice(1, -1) }),
-    el("span", { class: "bar-track" }, el("span", { class: "bar-fill", style: `width:${w}%` })),
+    el("span", { class: "bar-label", text: tokenLabel(label) }),
+    el("span", { class: "bar-track" }, el("span", { class: "bar-fill", style: { width: `${w}%` } })),
     el("span", { class: "bar-value", text: `${(100 * p).toFixed(p < 0.001 ? 3 : 1)}%` + (kept && q !== p ? ` → ${(100 * q).toFixed(1)}%` : "") }));
 }

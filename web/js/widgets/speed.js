@@ -1,17 +1,19 @@
 // Tokens per second with the SIMD kernel, the scalar kernel and a plain-JS matvec, run on demand.
-import { call } from "../engine.js";
-import { el, fmt, busy } from "../ui.js";
+import { call, on } from "../engine.js";
+import { el, fmt, serial } from "../ui.js";
 
 export function mountSpeed(root) {
   const run = el("button", { id: "speed-run", text: "Race the three kernels" });
-  const table = el("table", { class: "data", id: "speed-table" });
+  const table = el("table", { class: "data", id: "speed-table", tabindex: 0, "aria-label": "tokens per second by kernel" });
   const out = el("div", { class: "readout", id: "speed-out" });
   root.append(el("h3", { text: "How much the SIMD kernel buys" }),
     el("p", { class: "hint", text: "96 greedy tokens each (after 32 untimed ones), the same model and the same Python. " +
       "The SIMD kernel runs its matrix products and attention on 128-bit vectors; the scalar kernel is the same C " +
       "without SIMD; the third is the scalar kernel with its matrix products done by plain JavaScript." }),
     run, table, out);
-  run.onclick = () => busy(run, out, async () => {
+  on("optional", (m) => { if (m.what === "speed") { run.disabled = true; out.textContent = `The speed race is unavailable: ${m.message}`; } });
+  const once = serial([run], out);
+  run.onclick = () => once(async () => {
     // let the browser finish painting first (a click often follows a scroll), so the race does not
     // share this machine's cores with it: two frames go by before the timing starts
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));

@@ -1,0 +1,249 @@
+"""End-to-end: the page never gets stuck, loses nothing, works on a phone, under a strict CSP.
+
+Each test drives the built page in headless Chromium the way a reader would (or the way a broken
+server would serve it) and checks that every control still works and says what happened.
+"""
+import json
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, guarded_page, open_ready, py
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def fresh(browser, site, **opts):
+    ctx, pg = guarded_page(browser, site, **opts)
+    return ctx, pg
+
+
+def wait_ready_again(pg):
+    pg.wait_for_function("() => window.decodelab && window.decodelab.ready().then(() => true)", timeout=90_000)
+
+
+def test_clicks_during_boot_are_answered_when_python_is_ready(browser, site):
+    ctx, pg = fresh(browser, site)
+    pg.goto(site + "/")
+    pg.wait_for_selector("#ft-run")
+    ready_early = pg.evaluate("document.body.dataset.ready")
+    pg.click("#ft-run")
+    if not ready_early:
+        assert pg.inner_text("#ft-run") == "waiting for the engine…"
+    pg.wait_for_selector("#ft-col-3", timeout=90_000)
+    assert pg.inner_text("#ft-run") == "Continue" and not pg.is_disabled("#ft-run")
+    ctx.close()
+
+
+def test_an_endless_loop_can_be_stopped_and_nothing_typed_is_lost(browser, site):
+    ctx, pg = fresh(browser, site)
+    open_ready(pg)
+    pg.fill("#sp-prompt", "The brave little toaster went to")
+    pg.fill("#ft-prompt", "A reader typed this")
+    pg.fill("#pc-code", "while True:\n    pass")
+    pg.click("#pc-run")
+    pg.wait_for_selector("#stop-bar:not([hidden])", timeout=20_000)
+    assert "your Python cell" in pg.inner_text("#stop-bar")
+    pg.click("#stop-btn")
+    pg.wait_for_function("() => document.querySelector('#pc-out').textContent.includes('Stopped')")
+    wait_ready_again(pg)
+    # everything the reader typed is still there, and the widgets work on the new engine
+    assert pg.input_value("#sp-prompt") == "The brave little toaster went to"
+    assert pg.input_value("#ft-prompt") == "A reader typed this"
+    assert pg.input_value("#pc-code") == "while True:\n    pass"
+    assert pg.is_hidden("#stop-bar")
+    pg.click("#sp-draw1")
+    pg.wait_for_selector("#sp-tok-0", timeout=30_000)
+    assert pg.inner_text("#sp-text").startswith("The brave little toaster went to")
+    ctx.close()
+
+
+def test_python_closing_the_worker_is_detected_and_repaired(browser, site):
+    ctx, pg = fresh(browser, site)
+    open_ready(pg)
+    pg.fill("#pc-code", "import js\njs.close()")
+    pg.click("#pc-run")
+    pg.wait_for_function("() => (document.body.dataset.engineNotice || '').includes('restarted')", timeout=30_000)
+    wait_ready_again(pg)
+    assert py(pg, "ch1_tokenize", prompt="still alive")["texts"]
+    pg.fill("#pc-code", "print(21 * 2)")
+    pg.click("#pc-run")
+    pg.wait_for_function("() => document.querySelector('#pc-out').textContent.trim() === '42'", timeout=30_000)
+    ctx.close()
+
+
+def test_double_click_draw_equals_two_single_draws(ready_page):
+    pg = ready_page
+    pg.click("#sp-preset-0")
+    pg.fill("#sp-seed", "99")
+    pg.dblclick("#sp-draw1")
+    pg.wait_for_selector("#sp-tok-1", timeout=30_000)
+    pg.wait_for_timeout(300)
+    double = [pg.inner_text(f"#sp-tok-{i}") for i in range(2)]
+    assert pg.query_selector("#sp-tok-2") is None  # two draws, not one and not three
+    pg.click("#sp-clear")
+    pg.click("#sp-draw1")
+    pg.wait_for_selector("#sp-tok-0")
+    pg.click("#sp-draw1")
+    pg.wait_for_selector("#sp-tok-1")
+    assert [pg.inner_text(f"#sp-tok-{i}") for i in range(2)] == double
+    pg.click("#sp-clear")
+
+
+def test_editing_the_prompt_during_a_draw_drops_the_old_continuation(ready_page):
+    pg = ready_page
+    pg.click("#sp-clear")
+    pg.fill("#sp-prompt", "Once upon a time")
+    pg.click("#sp-draw10")
+    pg.fill("#sp-prompt", "A new beginning")
+    pg.wait_for_function("() => !document.querySelector('#sp-draw10').classList.contains('busy')", timeout=30_000)
+    pg.wait_for_timeout(300)
+    assert pg.query_selector("#sp-tok-0") is None
+    assert pg.inner_text("#sp-text").startswith("A new beginning")
+
+
+def test_each_bad_box_keeps_its_own_message_and_empty_is_not_zero(ready_page):
+    pg = ready_page
+    pg.fill("#ft-t0", "9")
+    pg.fill("#ft-t2", "")
+    pg.click("#ft-run")
+    pg.wait_for_selector("#ft-t0 + .field-error:not([hidden])")
+    assert "column 1" in pg.inner_text("#ft-t0 + .field-error")
+    assert "type a number" in pg.inner_text("#ft-t2 + .field-error")
+    pg.fill("#ft-t0", "0.3")
+    pg.fill("#ft-t2", "1.0")
+    pg.fill("#rt-cd", "")
+    pg.wait_for_selector("#rt-cd + .field-error:not([hidden])")
+    pg.fill("#rt-cd", "0.1")
+    pg.fill("#sp-temperature-num", "0.000000001")
+    pg.wait_for_selector("#sp-temperature-num + .field-error:not([hidden])")
+    assert "NaN" not in pg.inner_text("#sampler-panel")
+    pg.fill("#sp-temperature-num", "0.8")
+    pg.wait_for_function("() => document.querySelector('#sp-temperature-num + .field-error').hidden")
+
+
+def test_inputs_survive_a_reload(browser, site):
+    ctx, pg = fresh(browser, site)
+    open_ready(pg)
+    pg.fill("#sp-prompt", "Remember me")
+    pg.fill("#ft-seed", "4242")
+    pg.fill("#sp-temperature-num", "1.25")
+    pg.reload()
+    pg.wait_for_function("() => document.body.dataset.ready", timeout=90_000)
+    assert pg.input_value("#sp-prompt") == "Remember me"
+    assert pg.input_value("#ft-seed") == "4242"
+    assert pg.input_value("#sp-temperature-num") == "1.25" == pg.input_value("#sp-temperature")
+    pg.evaluate("localStorage.clear()")
+    ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_no_horizontal_scroll_on_a_phone(browser, site, width):
+    ctx, pg = fresh(browser, site, viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
+    open_ready(pg)
+    pg.click("#ft-run")
+    pg.wait_for_selector("#ft-col-3", timeout=60_000)
+    pg.click("#gl-run")
+    pg.wait_for_selector("#gl-col-1", timeout=60_000)
+    sw, iw = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert sw <= iw, f"page is {sw} px wide on a {iw} px screen"
+    # the four story columns stack, each as wide as the widget allows
+    widths = pg.eval_on_selector_all("#ft-cols > .col", "cs => cs.map(c => c.getBoundingClientRect().width)")
+    assert min(widths) > 0.7 * width
+    ctx.close()
+
+
+def test_zero_csp_violations_over_a_full_session(browser, site):
+    ctx, pg = fresh(browser, site)
+    open_ready(pg)
+    html = pg.evaluate("document.querySelector('meta[http-equiv=Content-Security-Policy]').content")
+    assert "script-src 'self' 'wasm-unsafe-eval'" in html and "style-src 'self'" in html
+    for sel, done in [("#ft-run", "#ft-col-3"), ("#gl-run", "#gl-col-1"), ("#sp-draw10", "#sp-tok-9"),
+                      ("#sp-tok-2", "#sp-text .token-pop"), ("#kv-run", "#kv-mem[data-same]"),
+                      ("#sr-gate", "#sr-gate-out[data-passed]"), ("#kc-run", "#kc-out div")]:
+        pg.click(sel)
+        pg.wait_for_selector(done, timeout=90_000)
+    pg.click("#sp-cumulative")
+    # bars take their width through the CSSOM (a style attribute would be refused and show 100%)
+    widths = pg.eval_on_selector_all("#sp-bars .bar-fill", "bs => bs.map(b => b.style.width)")
+    assert len(set(widths)) > 2 and "100%" not in widths[1:]
+    assert pg.evaluate("window.__cspViolations") == []
+    assert pg.console_errors == []
+    ctx.close()
+
+
+def test_a_damaged_draft_disables_only_the_live_pair(browser, site):
+    ctx, pg = fresh(browser, site)
+    good = (ROOT / "web" / "models" / "draft.dlm").read_bytes()
+    bad = good[:100] + bytes(len(good) - 100)
+    pg.route("**/models/draft.dlm*", lambda r: r.fulfill(status=200, body=bad, content_type="application/octet-stream"))
+    open_ready(pg)
+    pg.wait_for_selector("#ls-out[data-unavailable]")
+    assert "live pair is unavailable" in pg.inner_text("#ls-out")
+    assert pg.is_disabled("#ls-run")
+    pg.click("#ft-run")
+    pg.wait_for_selector("#ft-col-3", timeout=60_000)
+    ctx.close()
+
+
+@pytest.mark.parametrize("missing, expect", [
+    ("pyodide/pyodide.asm.wasm", "Reload the page"),
+    ("pyodide/python_stdlib.zip", "python_stdlib.zip"),
+    ("models/main.dlm", "main.dlm"),
+    ("build-info.json", "build-info.json"),
+])
+def test_a_missing_file_gives_a_named_message_and_a_next_step(browser, site, missing, expect):
+    ctx, pg = fresh(browser, site)
+    pg.route(f"**/{missing}*", lambda r: r.fulfill(status=404, body="not here"))
+    pg.goto(site + "/")
+    pg.wait_for_function("() => document.body.dataset.ready", timeout=90_000)
+    assert pg.evaluate("document.body.dataset.ready") == "failed"
+    msg = pg.inner_text("#boot-error")
+    assert expect in msg and ("Reload" in msg or "reload" in msg), msg
+    pg.click("#ft-run")  # controls answer with the failure instead of hanging
+    pg.wait_for_function("() => document.querySelector('#ft-run').textContent === 'Continue'", timeout=10_000)
+    ctx.close()
+
+
+def test_kernel_fallbacks_relaxed_then_simd_then_scalar(browser, site):
+    ctx, pg = fresh(browser, site)
+    pg.route("**/kernels/kernel_relaxed.wasm*", lambda r: r.fulfill(status=404, body=""))
+    open_ready(pg)
+    assert py(pg, "ping")["simd_level"] == 1
+    assert "SIMD kernel" in pg.inner_text("#kernel-notice")
+    ctx.close()
+    ctx, pg = fresh(browser, site)
+    pg.route("**/kernels/kernel_relaxed.wasm*", lambda r: r.fulfill(status=200, body=b"\0asm broken"))
+    pg.route("**/kernels/kernel_simd.wasm*", lambda r: r.fulfill(status=404, body=""))
+    open_ready(pg)
+    assert py(pg, "ping")["simd_level"] == 0
+    notice = pg.inner_text("#kernel-notice")
+    assert "scalar kernel" in notice and "404" in notice  # says what happened, not "no SIMD"
+    ctx.close()
+
+
+def test_accessibility_has_no_serious_or_critical_violations(browser, site):
+    ctx, pg = fresh(browser, site)
+    open_ready(pg)
+    pg.click("#ft-run")
+    pg.wait_for_selector("#ft-col-3", timeout=60_000)
+    pg.evaluate(AXE.read_text())  # through the DevTools protocol, which the page's CSP does not govern
+    res = pg.evaluate("() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v => "
+                      "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))")
+    bad = [v for v in res if v["impact"] in ("serious", "critical")]
+    assert bad == [], json.dumps(bad, indent=1)
+    ctx.close()
+
+
+def test_token_popover_takes_focus_and_escape_closes_it(ready_page):
+    pg = ready_page
+    pg.click("#sp-clear")
+    pg.click("#sp-draw1")
+    pg.wait_for_selector("#sp-tok-0")
+    pg.focus("#sp-tok-0")
+    pg.keyboard.press("Enter")
+    pg.wait_for_selector("#sp-text .token-pop")
+    assert pg.evaluate("document.activeElement.classList.contains('token-pop')")
+    pg.keyboard.press("Escape")
+    pg.wait_for_function("() => !document.querySelector('#sp-text .token-pop')")
+    assert pg.evaluate("document.activeElement.id") == "sp-tok-0"
+    pg.click("#sp-clear")
