@@ -147,14 +147,96 @@ def step_kernels() -> dict:
     return compile_kernels(ROOT, WEB / "kernels", CACHE / "obj")
 
 
+# Runs in Node with Pyodide's own CPython, so the bytecode has exactly the page's magic number.
+# Hash-based, unchecked .pyc files: valid without timestamps (zip entries carry a fixed time), so
+# the same sources give the same bytes on every machine. Our own package keeps its .py beside
+# the .pyc, so tracebacks of our code still show their lines.
+COMPILE_PY_JS = r"""
+import { loadPyodide } from "%(pyodide)s";
+import { readFileSync, writeFileSync } from "node:fs";
+const [src, dst, mount, keep] = process.argv.slice(2);
+const py = await loadPyodide({ indexURL: "%(index)s" });
+py.FS.writeFile("/tmp/in.zip", readFileSync(src));
+py.runPython(`
+import importlib.util, importlib._bootstrap_external as be, zipfile
+def build(src, dst, mount, keep_source):
+    n = 0
+    with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zo:
+        for name in sorted(zi.namelist()):
+            data = zi.read(name)
+            def put(n_, d_):
+                info = zipfile.ZipInfo(n_, date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                zo.writestr(info, d_)
+            if name.endswith(".py"):
+                code = compile(data, mount + "/" + name, "exec", dont_inherit=True)
+                put(name + "c", be._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
+                n += 1
+                if keep_source:
+                    put(name, data)
+            elif not name.endswith("/"):
+                put(name, data)
+    return n
+`);
+const n = py.globals.get("build")("/tmp/in.zip", "/tmp/out.zip", mount, keep === "1");
+writeFileSync(dst, py.FS.readFile("/tmp/out.zip"));
+console.log(`compiled ${n} modules into ${dst}`);
+"""
+
+
+def compile_python_zip(src_zip: Path, dst_zip: Path, mount: str, keep_source: bool) -> None:
+    """src_zip's .py files compiled to .pyc by the page's own Python (see COMPILE_PY_JS)."""
+    nm = ROOT / "node_modules" / "pyodide"
+    script = CACHE / "compile_python.mjs"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    script.write_text(COMPILE_PY_JS % {"pyodide": (nm / "pyodide.mjs").as_uri(), "index": str(nm) + "/"})
+    run(["node", script, src_zip, dst_zip, mount, "1" if keep_source else "0"])
+
+
 def step_pyodide() -> None:
-    """Pyodide core files from node_modules/pyodide into web/pyodide/."""
+    """Pyodide core files from node_modules/pyodide into web/pyodide/, the standard library
+    recompiled to .pyc (the npm zip ships .py only, and compiling it on every start was 70% of
+    the worker's start-up time)."""
     src = ROOT / "node_modules" / "pyodide"
     dst = WEB / "pyodide"
     dst.mkdir(parents=True, exist_ok=True)
     for f in PYODIDE_FILES:
+        if f == "python_stdlib.zip":
+            continue
         if not (dst / f).exists() or (dst / f).stat().st_mtime < (src / f).stat().st_mtime:
             shutil.copy2(src / f, dst / f)
+    stdlib = dst / "python_stdlib.zip"
+    stamp = CACHE / "stdlib.stamp"
+    want = hashlib.sha256((src / "python_stdlib.zip").read_bytes() + COMPILE_PY_JS.encode()).hexdigest()
+    if not stdlib.exists() or not stamp.exists() or stamp.read_text() != want:
+        compile_python_zip(src / "python_stdlib.zip", stdlib, "/lib/python314.zip", keep_source=False)
+        stamp.write_text(want)
+
+
+PACKAGE_ZIP = "decodelab.zip"
+PACKAGE_MOUNT = "/lib/decodelab.zip"  # where the worker writes it, on sys.path
+
+
+def step_package_zip() -> Path:
+    """Our package for the page: decodelab/*.py with their .pyc, a zip the worker puts on
+    sys.path (no micropip on the start-up path). CPython-only parts (training, numpy code,
+    benchmarks) stay out."""
+    cpython_only = {"report.py", "reference.py", "bench.py", "golden.py", "browser.py", "wasmscan.py", "devserver.py"}
+    raw = CACHE / "decodelab-src.zip"
+    import zipfile
+
+    with zipfile.ZipFile(raw, "w") as z:
+        for f in sorted((ROOT / "py_src" / "decodelab").rglob("*.py")):
+            rel = f.relative_to(ROOT / "py_src")
+            if "training" in rel.parts or f.name in cpython_only:
+                continue
+            info = zipfile.ZipInfo(str(rel), date_time=(1980, 1, 1, 0, 0, 0))
+            z.writestr(info, f.read_bytes())
+    dst = WEB / "wheels" / PACKAGE_ZIP
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    compile_python_zip(raw, dst, PACKAGE_MOUNT, keep_source=True)
+    return dst
 
 
 def step_micropip() -> Path:
@@ -221,7 +303,7 @@ def step_models() -> list[str]:
     return names
 
 
-def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dict) -> None:
+def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dict, package: Path) -> None:
     """web/build-info.json: file names and content hashes the worker uses (cache busting), the
     kernel builds in the order the page tries them, and how each kernel was compiled."""
     from decodelab import builds
@@ -231,6 +313,8 @@ def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dic
 
     info = {
         "wheel": f"wheels/{wheel.name}?v={digest(wheel)}",
+        "package": f"wheels/{package.name}?v={digest(package)}", "package_mount": PACKAGE_MOUNT,
+        "stdlib_sha256": digest(WEB / "pyodide" / "python_stdlib.zip"),
         "micropip": f"wheels/{micropip.name}",
         "kernels": {b.name: f"kernels/{b.name}.wasm?v={digest(WEB / 'kernels' / (b.name + '.wasm'))}"
                     for b in builds.ALL},
@@ -248,9 +332,10 @@ def build() -> None:
     step_pyodide()
     micropip = step_micropip()
     wheel = step_wheel()
+    package = step_package_zip()
     step_vendor()
     models = step_models()
-    step_build_info(wheel, micropip, models, kernels)
+    step_build_info(wheel, micropip, models, kernels, package)
     log(f"site ready in {WEB}")
 
 

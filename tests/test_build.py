@@ -109,3 +109,21 @@ def test_the_compiler_is_the_pinned_one_unless_named(monkeypatch):
     cc, about = build.wasm_compiler()
     assert cc[:3] == [sys.executable, "-m", "ziglang"]
     assert about["compiler"] == "ziglang (PyPI)"
+
+
+def test_the_pages_python_zips_are_reproducible(tmp_path):
+    """The package zip (and the .pyc in it) is the same bytes when built again."""
+    import zipfile
+
+    a, b = tmp_path / "a.zip", tmp_path / "b.zip"
+    src = tmp_path / "src.zip"
+    with zipfile.ZipFile(src, "w") as z:
+        z.writestr(zipfile.ZipInfo("pkg/m.py", date_time=(1980, 1, 1, 0, 0, 0)), "def f():\n    return 42\n")
+    build.compile_python_zip(src, a, "/lib/x.zip", keep_source=True)
+    build.compile_python_zip(src, b, "/lib/x.zip", keep_source=True)
+    assert a.read_bytes() == b.read_bytes()
+    assert zipfile.ZipFile(a).namelist() == ["pkg/m.py", "pkg/m.pyc"] or sorted(zipfile.ZipFile(a).namelist()) == ["pkg/m.py", "pkg/m.pyc"]
+    shipped = zipfile.ZipFile(WEB / "wheels" / build.PACKAGE_ZIP).namelist()
+    assert "decodelab/api.pyc" in shipped and "decodelab/api.py" in shipped
+    assert not any("training/" in n or n.endswith("bench.py") for n in shipped)
+    assert all(n.endswith(".pyc") or not n.endswith(".py") for n in zipfile.ZipFile(WEB / "pyodide" / "python_stdlib.zip").namelist())

@@ -250,3 +250,26 @@ def test_requantization_with_remainder_columns(kernel, scalar_kernel, odd_width_
         t = engines[0].bundle.tensors["h0.fc2"]
         ref_q, ref_s = quant.requantize_reference(bytes(t.data), list(t.scale_list()), t.rows, t.cols, bits, scheme)
         assert got[0] == got[1] == (bytes(ref_q), [quant.f32(v) for v in ref_s])
+
+
+@pytest.mark.parametrize("scheme", ["row", "matrix", "group32"])
+@pytest.mark.parametrize("bits", [6, 3])
+def test_reports_numpy_requantization_equals_the_kernels(engine, scheme, bits):
+    """The held-out figures per bit depth (report.py, written into the bundle's metadata) come
+    from numpy; the page re-quantizes in C. Both must mean the same weights."""
+    from decodelab.report import requantized
+
+    t = engine.bundle.tensors["h0.fc2"]
+    q0 = np.frombuffer(t.data, dtype=np.int8).reshape(t.rows, t.cols).astype(np.float64)
+    w0 = q0 * np.frombuffer(t.scales, dtype=np.float32).astype(np.float64)[:, None]
+    want = requantized({"m": w0}, bits, scheme)["m"]
+    engine.requantize(bits, scheme)
+    try:
+        idx = 2 + 3  # wte, wpe, then h0.qkv, h0.proj, h0.fc, h0.fc2
+        q, s, rows, cols = engine.matrix(idx)
+        got = np.frombuffer(bytes(q), dtype=np.int8).reshape(rows, cols).astype(np.float64) * np.array(s, dtype=np.float64)[:, None]
+    finally:
+        engine.restore()
+    # the kernel stores q * floor(127 / qmax) with the scale divided by that integer (its int8
+    # row-scaled format), so the two agree to float32 rounding of the scale, on the same grid
+    assert np.allclose(got, want, rtol=2e-7, atol=0), np.abs(got - want).max()

@@ -73,3 +73,27 @@ def test_damaged_model_file_gives_a_clear_error(page):
     page.wait_for_function("() => document.body.dataset.ready === 'failed'", timeout=60_000)
     msg = page.inner_text("#boot-error")
     assert "loading the models" in msg and "damaged" in msg and "checksum" in msg
+
+
+def test_python_starts_from_bytecode_and_micropip_waits_for_the_cell(page):
+    """Start-up: the standard library and our package come as .pyc (nothing compiled in the
+    page), our package from a zip on sys.path with its sources beside it (tracebacks keep their
+    lines), and micropip is not loaded until the reader's cell asks for it."""
+    open_ready(page)
+    code = ("import sys, json, csv\n"
+            "from decodelab import sampler\n"
+            "print(json.dumps([sampler.__file__, json.__spec__.origin, 'micropip' in sys.modules]))\n")
+    r = py(page, "run_cell", code=code)
+    assert r["ok"], r["output"]
+    import json
+
+    ours, stdlib, micropip_loaded = json.loads(r["output"])
+    assert ours == "/lib/decodelab.zip/decodelab/sampler.pyc"
+    assert stdlib.endswith(".pyc")
+    assert micropip_loaded is False
+    tb = py(page, "run_cell", code="import traceback\nfrom decodelab import sampler\n"
+                                   "try:\n    sampler.make_settings(temperature='hot')\n"
+                                   "except Exception:\n    print(traceback.format_exc())")
+    assert "sampler.py" in tb["output"] and 'raise SamplerError(f"{field.replace' in tb["output"]
+    r = py(page, "run_cell", code="import micropip\nprint(micropip.__name__)")
+    assert r["ok"] and r["output"].strip() == "micropip"

@@ -89,26 +89,65 @@ def bench_kernel(web: Path, json_path: Path | None, rounds: int = 5) -> dict:
 
 # ---- startup --------------------------------------------------------------------------------------
 
+def _first_distribution(page, url: str, timeout: float = 120_000) -> dict:
+    """Navigate; time navigation -> worker ready and -> the panel's first distribution drawn, and
+    count the bytes that came over the network (the page's and the worker's requests)."""
+    sizes = []
+
+    def done(req):
+        try:
+            s = req.sizes()
+            sizes.append(s["responseBodySize"] + s["responseHeadersSize"])
+        except Exception:  # a request that failed or was served from memory has no sizes
+            pass
+
+    page.on("requestfinished", done)
+    page.goto(url + "/")
+    page.wait_for_function("() => document.body.dataset.ready", timeout=timeout)
+    page.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates", timeout=timeout)
+    page.wait_for_timeout(300)  # let the last requests report
+    page.remove_listener("requestfinished", done)
+    t = page.evaluate("""() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        return {ready_ms: window.__readyAt, first_ms: window.__firstDistributionAt,
+                stages: window.__bootStages, dom_ms: nav ? nav.domContentLoadedEventEnd : null};
+    }""")
+    t["bytes"] = sum(sizes)
+    t["requests"] = len(sizes)
+    return t
+
+
 def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
-    cold, warm, stages = [], [], []
+    """Cold (a new browser context: empty cache) and repeat visits (the same context, reloaded,
+    so the browser's HTTP cache works: no request interception here, since Playwright's routing
+    turns the cache off). Medians of n, in seconds from navigation."""
+    cold, warm = [], []
     with chromium(web) as (browser, url):
-        for _ in range(n):  # cold: a fresh context has an empty HTTP cache
-            ctx, page = guarded_page(browser, url)
-            open_ready(page, "/", timeout=120_000)
-            cold.append(page.evaluate("window.__readyAt") / 1000)
-            stages.append(page.evaluate("window.__bootStages"))
+        for _ in range(n):
+            ctx = browser.new_context()
+            cold.append(_first_distribution(ctx.new_page(), url))
             ctx.close()
-        ctx, page = guarded_page(browser, url)
-        open_ready(page, "/", timeout=120_000)
-        for _ in range(n):  # warm: the same context, reloaded
-            open_ready(page, "/", timeout=120_000)
-            warm.append(page.evaluate("window.__readyAt") / 1000)
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        _first_distribution(page, url)
+        for _ in range(n):
+            warm.append(_first_distribution(page, url))
         ctx.close()
-    data = {"cold_s": statistics.median(cold), "warm_s": statistics.median(warm), "cold_all": cold,
-            "warm_all": warm, "stages_first_cold": stages[0]}
-    print(f"navigation -> worker ready, median of {n}: cold {data['cold_s']:.2f} s, warm {data['warm_s']:.2f} s")
+
+    def med(rs, k):
+        vals = [r[k] for r in rs if r.get(k) is not None]
+        return statistics.median(vals) / 1000 if vals else None
+
+    data = {"cold_first_distribution_s": med(cold, "first_ms"), "cold_ready_s": med(cold, "ready_ms"),
+            "repeat_first_distribution_s": med(warm, "first_ms"), "repeat_ready_s": med(warm, "ready_ms"),
+            "cold_bytes": statistics.median(r["bytes"] for r in cold), "repeat_bytes": statistics.median(r["bytes"] for r in warm),
+            "cold_all": cold, "repeat_all": warm, "stages_first_cold": cold[0]["stages"]}
+    print(f"navigation -> first distribution drawn, median of {n}: cold {data['cold_first_distribution_s']:.2f} s, "
+          f"repeat visit {data['repeat_first_distribution_s']:.2f} s")
+    print(f"navigation -> worker ready: cold {data['cold_ready_s']:.2f} s, repeat {data['repeat_ready_s']:.2f} s")
+    print(f"bytes over the network: cold {data['cold_bytes'] / 1e6:.1f} MB, repeat {data['repeat_bytes'] / 1e6:.2f} MB")
     print("stages of the first cold load (s since the worker started):",
-          ", ".join(f"{k} {v:.2f}" for k, v in stages[0].items()))
+          ", ".join(f"{k} {v:.2f}" for k, v in (cold[0]["stages"] or {}).items()))
     write_json(json_path, data)
     return data
 

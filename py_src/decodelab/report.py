@@ -43,6 +43,65 @@ def requantize_np(w: np.ndarray, bits: int, scheme: str) -> np.ndarray:
     return (q * s).astype(np.float64)
 
 
+def requantize_group32_np(w: np.ndarray, bits: int) -> np.ndarray:
+    """The kernel's per-group-of-32 scheme (model.c row_groups), dequantized: each group of 32
+    columns gets its own scale (max|w| / qmax), and the row is then carried back at 8 bits with
+    one row scale, a second rounding, as the kernel's int8 row-scaled format requires."""
+    qmax = np.float32((1 << (bits - 1)) - 1)
+    w32 = w.astype(np.float32)
+    rows, cols = w32.shape
+    v = np.zeros_like(w32)
+    for g0 in range(0, cols, 32):
+        g = w32[:, g0:g0 + 32]
+        ga = np.abs(g).max(axis=1, keepdims=True)
+        sg = (ga / qmax).astype(np.float32)
+        safe = np.where(sg == 0, np.float32(1), sg)
+        q = np.clip(round_half_away_np((g / safe).astype(np.float32)), -qmax, qmax).astype(np.float32)
+        v[:, g0:g0 + 32] = np.where(ga == 0, np.float32(0), (sg * q).astype(np.float32))
+    amax = np.abs(v).max(axis=1, keepdims=True)
+    s8 = (amax / np.float32(127)).astype(np.float32)
+    safe = np.where(s8 == 0, np.float32(1), s8)
+    q8 = np.clip(round_half_away_np((v / safe).astype(np.float32)), -127, 127)
+    return (q8 * s8).astype(np.float64)
+
+
+def requantized(weights: dict, bits: int, scheme: str) -> dict:
+    f = (lambda v: requantize_group32_np(v, bits)) if scheme == "group32" else (lambda v: requantize_np(v, bits, scheme))
+    return {k: (f(v) if v.ndim == 2 else v) for k, v in weights.items()}
+
+
+def heldout_figures(bundle_bytes: bytes, float_weights: dict, sweep_stories: int = SWEEP_STORIES,
+                    stories: int | None = None, log=print) -> dict:
+    """The model's held-out figures, as the export writes them into the bundle's metadata (so the
+    page can show them without a number typed into HTML): float and int8 on valid.txt, and every
+    scale scheme at 6..2 bits on its first `sweep_stories` stories, with float and int8 there too."""
+    from .training.corpus import valid_stories
+
+    b = read_bundle(bundle_bytes)
+    cfg, tok, eot = b.config, tokenizer_from_bundle(b), b.config.eot_id
+    valid = valid_stories()[:stories]
+    stream, lens = stream_and_bytes(tok, valid, eot)
+    qw = reference.dequantized_weights(b)
+    fl, q8 = evaluate(float_weights, cfg, stream, lens), evaluate(qw, cfg, stream, lens)
+    log(f"float {fl['nats']:.4f} nats/token {fl['bpb']:.4f} bits/byte; int8 {q8['nats']:.4f} / {q8['bpb']:.4f} "
+        f"({fl['tokens']:,} tokens, {fl['bytes']:,} bytes)")
+    n_sweep = min(sweep_stories, len(valid))
+    sub, sub_lens = stream_and_bytes(tok, valid[:n_sweep], eot)
+    fl_sub, q8_sub = evaluate(float_weights, cfg, sub, sub_lens), evaluate(qw, cfg, sub, sub_lens)
+    sweep = {"stories": n_sweep, "tokens": len(sub) - 1, "float_nats_per_token": fl_sub["nats"],
+             "int8_nats_per_token": q8_sub["nats"]}
+    for scheme in ("row", "matrix", "group32"):
+        sweep[scheme] = {}
+        for bits in (6, 5, 4, 3, 2):
+            r = evaluate(requantized(qw, bits, scheme), cfg, sub, sub_lens)
+            sweep[scheme][str(bits)] = {"nats_per_token": r["nats"], "bits_per_byte": r["bpb"]}
+            log(f"  {bits} bits, one scale per {scheme:7s} {r['nats']:.4f} nats/token (+{r['nats'] - fl_sub['nats']:.4f})")
+    return {"split": "valid.txt", "stories": len(valid), "tokens": fl["tokens"], "bytes": fl["bytes"],
+            "float": {"nats_per_token": fl["nats"], "bits_per_byte": fl["bpb"]},
+            "int8": {"nats_per_token": q8["nats"], "bits_per_byte": q8["bpb"]},
+            "requant": sweep, "measured_by": "decodelab.report.heldout_figures (numpy reference forward pass)"}
+
+
 def stream_and_bytes(tok, stories, eot):
     stream = [eot]
     for s in stories:
@@ -100,14 +159,16 @@ def bigram_baseline(tok, train_stories, valid_stream, lens, eot) -> dict:
     return {"nats": float(losses.mean()), "bpb": float(losses.sum() / math.log(2) / nbytes), "k": best_k}
 
 
-def samples(n: int = 3) -> list[str]:
+def samples(n: int = 10, model: Path = MODELS / "main.dlm") -> list[str]:
+    """n stories at T = 0.8, top-p 0.95, seeds 1..n (the same seeds give comparable samples of
+    two models)."""
     from . import sampler as S
     from .ch1 import generate_text
     from .engine import Engine
     from .kernel import Kernel
 
-    e = Engine.from_file(Kernel.open(), MODELS / "main.dlm")
-    s = S.make_settings(temperature=0.8, top_p=1.0)
+    e = Engine.from_file(Kernel.open(), model)
+    s = S.make_settings(temperature=0.8, top_p=0.95)
     prompt = "Once upon a time"
     out = []
     for seed in range(1, n + 1):
@@ -139,20 +200,19 @@ def main(json_path: Path | None = None, stories: int | None = None) -> dict:
     res["requant"] = {"stories": n_sweep, "tokens": len(sub) - 1, "float": fl_sub, "int8": q8_sub}
     print(f"\nbit depth, on the first {n_sweep} validation stories ({len(sub) - 1:,} tokens): "
           f"float {fl_sub['nats']:.4f}, int8 {q8_sub['nats']:.4f} nats/token")
-    for scheme in ("row", "matrix"):
+    for scheme in ("row", "matrix", "group32"):
         res["requant"][scheme] = {}
         for bits in (6, 5, 4, 3, 2):
-            w = {k: (requantize_np(v, bits, scheme) if v.ndim == 2 else v) for k, v in qw.items()}
-            r = evaluate(w, cfg, sub, sub_lens)
+            r = evaluate(requantized(qw, bits, scheme), cfg, sub, sub_lens)
             res["requant"][scheme][str(bits)] = {"nats": r["nats"], "bpb": r["bpb"], "delta_nats": r["nats"] - fl_sub["nats"]}
             print(f"{bits} bits, one scale per {scheme:6s}  {r['nats']:.4f} nats/token  {r['bpb']:.4f} bits/byte"
                   f"  (+{r['nats'] - fl_sub['nats']:.4f} vs float)")
     bg = bigram_baseline(tok, train_stories(), stream, lens, eot)
     res.update(bigram_bpb=bg["bpb"], bigram_nats=bg["nats"], bigram_k=bg["k"])
     print(f"bigram  {bg['nats']:.4f} nats/token  {bg['bpb']:.4f} bits/byte   (Dirichlet k = {bg['k']})")
-    res["samples_T0.8"] = samples()
-    for i, s in enumerate(res["samples_T0.8"], 1):
-        print(f"\n--- sample {i} (T = 0.8, seed {i}) ---\n{s}")
+    res["samples_T0.8_top_p0.95"] = samples()
+    for i, s in enumerate(res["samples_T0.8_top_p0.95"], 1):
+        print(f"\n--- sample {i} (T = 0.8, top-p 0.95, seed {i}) ---\n{s}")
     res["seconds"] = time.time() - t0
     if json_path:
         json_path.parent.mkdir(parents=True, exist_ok=True)

@@ -115,8 +115,8 @@ async function boot() {
   kernelP.catch(() => {});
   // the speed race's extra kernels are optional: if they fail, only that widget says so
   const comparisonP = loadComparisonKernels(info).catch((e) => ({ error: String(e.message || e) }));
-  const wheelP = fetchBytes(abs(info.wheel), "the decodelab Python package");
-  wheelP.catch(() => {});
+  const packageP = fetchBytes(abs(info.package), "the decodelab Python package");
+  packageP.catch(() => {});
   const modelP = (name) => fetchBytes(abs(info.models[name]), `the ${name} model file`);
   const mainP = modelP("main");
   mainP.catch(() => {});
@@ -130,16 +130,11 @@ async function boot() {
       ? `Python's standard library (python_stdlib.zip) is missing or damaged. ${REMEDY}` : e.message);
   });
 
-  progress("package", "installing the decodelab package");
-  await withTimeout(pyodide.loadPackage(abs(info.micropip), { messageCallback: () => {} }), FETCH_TIMEOUT_MS,
-    "Loading micropip");
-  const wheelName = info.wheel.split("/").pop().split("?")[0];
-  pyodide.FS.writeFile("/tmp/" + wheelName, await wheelP);
-  await pyodide.runPythonAsync(`
-import micropip
-await micropip.install("emfs:/tmp/${wheelName}", deps=False)
-`);
-
+  // our package: a zip of .pyc (with the .py beside them, for tracebacks) put on sys.path;
+  // micropip stays out of the start-up path and is loaded only if the reader's cell asks for it
+  progress("package", "adding the decodelab package");
+  pyodide.FS.writeFile(info.package_mount, await packageP);
+  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.package_mount)})`);
   progress("kernel", "instantiating the wasm kernel");
   const kernel = await kernelP;
   pyodide.registerJsModule("decodelab_kernel", { exports: kernel.exports, name: kernel.name });
@@ -169,8 +164,13 @@ await micropip.install("emfs:/tmp/${wheelName}", deps=False)
     self.postMessage({ type: "optional", what: "draft", message: e.message });
   }
 
-  const answer = (ev) => {
+  let micropipLoaded = false;
+  const answer = async (ev) => {
     const { id, fn, args } = ev.data;
+    if (fn === "run_cell" && !micropipLoaded && /micropip/.test((args && args.code) || "")) {
+      micropipLoaded = true; // the reader's cell wants it: load it now, from our own origin
+      try { await pyodide.loadPackage(abs(info.micropip), { messageCallback: () => {} }); } catch { /* the cell reports the ImportError */ }
+    }
     let reply;
     try {
       reply = JSON.parse(dispatch(fn, JSON.stringify(args ?? {})));
@@ -179,13 +179,15 @@ await micropip.install("emfs:/tmp/${wheelName}", deps=False)
     }
     self.postMessage({ id, ...reply });
   };
-  self.onmessage = answer;
+  // one call at a time, in order, even when one awaits (micropip): a queue, not overlapping handlers
+  let chain = Promise.resolve();
+  self.onmessage = (ev) => { chain = chain.then(() => answer(ev)); };
   self.postMessage({
     type: "ready",
     info: { ...hello.result, models, kernelNotice: kernel.notice, ms: performance.now() - t0,
             speedRace: !comparison.error },
   });
-  for (const ev of early.splice(0)) answer(ev);
+  for (const ev of early.splice(0)) self.onmessage(ev);
 }
 
 boot().catch((e) => {

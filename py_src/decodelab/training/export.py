@@ -46,7 +46,7 @@ def float_tensors(state: dict, n_layers: int) -> dict[str, np.ndarray]:
     return out
 
 
-def export(run: Path, name: str, out_dir: Path) -> Path:
+def export(run: Path, name: str, out_dir: Path, evaluate: bool = True) -> Path:
     cfgd = json.loads((run / "config.json").read_text())
     import torch  # here, not at the top: quantize_rows (and its test) need no torch
 
@@ -73,8 +73,13 @@ def export(run: Path, name: str, out_dir: Path) -> Path:
             "val_nats_at_export": best["val_nats"], "val_bpb_at_export": best["val_bpb"],
             "tokenizer": "byte-level BPE trained with HF tokenizers on TinyStories train_*.txt",
             "data_license": "trained on TinyStories (CDLA-Sharing-1.0)"}
-    data = bundle.write_bundle(cfg, tensors, {"vocab": id_to_tok, "merges": vocab["merges"],
-                                              "special": vocab["special"]}, meta)
+    tok_json = {"vocab": id_to_tok, "merges": vocab["merges"], "special": vocab["special"]}
+    data = bundle.write_bundle(cfg, tensors, tok_json, meta)
+    if evaluate:  # the held-out figures the page shows, measured on these very weights
+        from ..report import heldout_figures
+
+        meta["heldout"] = heldout_figures(data, {k: v.astype(np.float64) for k, v in fl.items()})
+        data = bundle.write_bundle(cfg, tensors, tok_json, meta)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{name}.dlm"
     path.write_bytes(data)
@@ -89,8 +94,9 @@ def main(argv=None) -> None:
     ap.add_argument("--run", required=True, type=Path)
     ap.add_argument("--name", required=True)
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[3] / "models")
+    ap.add_argument("--no-eval", action="store_true", help="skip the held-out figures (a quick export)")
     a = ap.parse_args(argv)
-    export(a.run, a.name, a.out)
+    export(a.run, a.name, a.out, evaluate=not a.no_eval)
 
 
 if __name__ == "__main__":
