@@ -119,7 +119,12 @@ def test_ch1_four_columns_share_one_stream():
 def test_ch1_loops_flags_repeats():
     r = call("ch1_loops", openings=["Once upon a time"], n=60)
     col = r["columns"][0]
-    assert len(col["repeat"]) == len(col["tokens"]) == 60
+    assert len(col["repeat"]) == len(col["tokens"]) <= 60
+    # a greedy story stops at the end token (kept as its last token), else runs to the length
+    if col["stop_reason"] == "stop_token":
+        assert col["tokens"][-1] == r["end_token"] and r["end_token"] not in col["tokens"][:-1]
+    else:
+        assert len(col["tokens"]) == 60
     assert 0 <= col["repeat_share"] <= 1
     assert error("ch1_loops", openings=["a"], n=10, penalty=0.1)["field"] == "repetition_penalty"
 
@@ -139,6 +144,39 @@ def test_run_cell_prints_and_reports_errors():
     r = call("run_cell", code="1/0")
     assert not r["ok"] and "ZeroDivisionError" in r["output"]
     assert error("run_cell", code="   ")["field"] == "code"
+
+
+def test_run_cell_traceback_is_the_readers_own():
+    """The traceback starts at the reader's code and quotes their line; none of our frames, and no
+    ~~~^^^ marker left without the line it points at (filtering our frame's lines used to leave it)."""
+    for code, err in [("x = [1, 2]\nprint(x[5])", "IndexError"), ("def f(a):\n    return a / 0\nf(3)", "ZeroDivisionError"),
+                      ("print(1/0)", "ZeroDivisionError")]:
+        out = call("run_cell", code=code)["output"].rstrip("\n").splitlines()
+        assert out[0] == "Traceback (most recent call last):" and out[-1].startswith(err), out
+        assert not any("decodelab" in ln or "exec(compile" in ln for ln in out), out
+        for i, ln in enumerate(out):
+            if ln.strip() and set(ln.strip()) <= set("~^"):
+                above = out[i - 1].strip()
+                assert above and not above.startswith("File ") and above in code, out
+    r = call("run_cell", code="def f(:\n  pass")
+    assert not r["ok"] and "SyntaxError" in r["output"] and "decodelab" not in r["output"]
+
+
+def test_the_loop_the_prose_prints_runs_and_counts_its_positions():
+    """The chapter prints the naive generation loop, and the loop cell runs that very text
+    (main.js reads it from the page): it must run, and its count must be the formula's."""
+    import html
+    import re
+
+    page = (ROOT / "web" / "index.html").read_text()
+    code = html.unescape(re.search(r'<pre class="code" id="ch1-loop-code"[^>]*><code>(.*?)</code></pre>', page, re.S).group(1))
+    r = call("run_cell", code=code)
+    assert r["ok"], r["output"]
+    m = re.search(r"(\d+) positions computed for (\d+) tokens of text", r["output"])
+    computed, text_tokens = int(m.group(1)), int(m.group(2))
+    P = 1 + len(call("ch1_tokenize", prompt="Once upon a time")["ids"])  # the start marker and the prompt
+    steps = text_tokens - (P - 1)  # new tokens; a step that drew the end token adds one more pass
+    assert computed in (steps * P + steps * (steps - 1) // 2, (steps + 1) * P + (steps + 1) * steps // 2)
 
 
 def test_ch2_kv_race_counts_passes():
@@ -200,6 +238,164 @@ def test_kernel_check_and_benches():
     assert call("bench_generate", n=8, mode="greedy")["tokens"] == 8
     assert call("bench_sampler", n=60)["step_ms"] > 0
     assert call("bench_requant")["restore_ms"] >= 0
+
+
+# ---- chapter 1's prose numbers, the panel's next draw, and the fixes the prose relies on ----------
+
+T1 = {"temperature": 1.0, "top_k": 0, "top_p": 1.0, "min_p": 0.0, "repetition_penalty": 1.0}
+
+
+def test_ping_sends_the_openings_and_models_their_rules():
+    from decodelab import ch1, sampler
+
+    assert call("ping")["openings"] == ch1.OPENINGS and len(ch1.OPENINGS) == 4
+    info = call("load_models", paths={"main": str(ROOT / "models" / "main.dlm")})["main"]
+    assert info["keep"] == session.session().engine().keep and info["penalty_window"] == sampler.DEFAULTS.penalty_window
+
+
+def test_ch1_prose_agrees_with_the_panel():
+    """Every prompt number of the prose is the panel's own distribution read another way."""
+    extra = call("ch1_draw", prompt=PROMPT, settings=SETTINGS, seed=5, n=3)["tokens"]
+    r = call("ch1_prose", prompt=PROMPT, extra=extra)
+    view = call("ch1_view", prompt=PROMPT, settings=T1, extra=extra)
+    top = view["top"]
+    assert r["head.top1_tok"] == top[0]["text"] and r["head.top2_tok"] == top[1]["text"]
+    assert math.isclose(r["head.top1_p"], top[0]["p"], rel_tol=1e-9) and math.isclose(r["head.top2_p"], top[1]["p"], rel_tol=1e-9)
+    assert math.isclose(r["ent.eff_t1"], view["eff"], rel_tol=1e-9)
+    assert r["cur.P"] == 1 + view["n_prompt_tokens"]
+    # the two-line derivation: ratios are the T = 1 ratio to the power 1/T
+    assert math.isclose(r["temp.ratio_t1"], top[0]["p"] / top[1]["p"], rel_tol=1e-5)
+    assert math.isclose(r["temp.ratio_t05"], r["temp.ratio_t1"] ** 2, rel_tol=1e-9)
+    assert math.isclose(r["temp.pa_t05"] / r["temp.pb_t05"], r["temp.ratio_t05"], rel_tol=1e-4)
+    assert math.isclose(r["temp.pa_t2"] / r["temp.pb_t2"], r["temp.ratio_t2"], rel_tol=1e-4)
+    assert r["ent.top1_t03"] > r["head.top1_p"] > r["ent.top1_t15"] and r["ent.eff_t03"] < r["ent.eff_t1"] < r["ent.eff_t15"]
+    for key, s in [("topp.kstar95_cur", {"top_p": 0.95}), ("minp.kept10_cur", {"min_p": 0.1}),
+                   ("order.surv_ours", {"temperature": 1.5, "top_p": 0.95}),
+                   ("order.surv_last", {"temperature": 1.5, "top_p": 0.95, "temperature_last": True})]:
+        assert r[key] == call("ch1_view", prompt=PROMPT, settings={**T1, **s}, extra=extra)["survivors"], key
+    assert r["order.surv_last"] == r["topp.kstar95_cur"]  # temperature last: top-p sees T = 1
+    assert r["head.n_over1pct"] + r["head.crumbs_n"] <= view["vocab"]
+    assert math.isclose(r["tail.never200"], (1 - r["tail.beyond40"]) ** 200)
+    P, n = r["cur.P"], 200
+    assert r["loop.naive_positions"] == n * P + n * (n - 1) // 2 and r["loop.cached_positions"] == P + n - 1
+    assert error("ch1_prose", prompt="a" * 9000)["field"] == "prompt"
+    assert error("ch1_prose", prompt="x", extra=[1] * 500)["field"] == "prompt"
+
+
+def test_ch1_prose_fixed_keys():
+    r = call("ch1_prose_fixed")
+    want = {"topk.one_tok", "topk.one_p", "topk.one_rest40", "topk.one_kstar95", "topk.many_top_tok", "topk.many_top_p",
+            "topk.many_n50", "topk.many_cut40", "topk.many_beyond", "topk.many_kstar95", "minp.many_thr", "minp.many_kept",
+            "pen.the_r1", "pen.the_r2", "pen.the_rank_r2", "pen.stop_r1", "pen.stop_r2", "pen.name_r1", "pen.name_r2",
+            "end.p_theend", "end.p_everafter", "end.p_mid", "english.eff_cyr", "english.prompt"}
+    assert set(r) == want
+    assert len(r["topk.many_beyond"]) == 3 and all(isinstance(t, str) for t in r["topk.many_beyond"])
+    assert all(0 <= r[k] <= 1 for k in want if k.startswith(("pen.", "end.")) and k != "pen.the_rank_r2")
+
+
+def test_the_prose_wording_holds_for_this_model():
+    """The prose describes the live numbers in words ("only one token is right", "dozens of words
+    fit", "goes missing"). These are the claims behind those words: after a retrain, a failure here
+    means the sentence around the number needs new wording, not a new number."""
+    import re
+
+    from decodelab import ch1
+
+    f = call("ch1_prose_fixed")
+    assert f["topk.one_p"] > 0.9 and f["topk.one_kstar95"] == 1
+    assert f["topk.many_top_p"] < 0.5 and f["topk.many_n50"] >= 5
+    assert f["topk.many_kstar95"] > f["minp.many_kept"]  # min-p stops where top-p goes on collecting crumbs
+    for case in ("the", "stop", "name"):
+        assert f[f"pen.{case}_r2"] < f[f"pen.{case}_r1"] / 5, case
+    assert f["end.p_theend"] > f["end.p_everafter"] > f["end.p_mid"]
+    first = call("ch1_prose", prompt=ch1.OPENINGS[0])
+    assert f["english.eff_cyr"] > 10 * first["ent.eff_t1"]
+    assert first["order.surv_ours"] > first["order.surv_last"]
+    # the greedy widget's defaults: an opening that does not loop beside one that does
+    js = (ROOT / "web" / "js" / "widgets" / "greedy-loops.js").read_text()
+    openings = [re.search(rf'id: "gl-{x}", value: "([^"]*)"', js).group(1) for x in "ab"]
+    a, b = call("ch1_loops", openings=openings, n=80, penalty=1.0)["columns"]
+    assert a["repeat_share"] < b["repeat_share"]
+
+
+@pytest.mark.parametrize("settings", [SETTINGS, {**SETTINGS, "temperature": 0}, {**SETTINGS, "top_k": 2, "top_p": 1.0},
+                                      {**SETTINGS, "temperature": 1.4, "temperature_last": True, "top_k": 30},
+                                      {**SETTINGS, "repetition_penalty": 1.5, "min_p": 0.05}])
+def test_ch1_view_next_draw_is_what_the_draw_appends(settings):
+    extra = call("ch1_draw", prompt=PROMPT, settings=SETTINGS, seed=77, n=4)["tokens"]
+    for seed in (1234, 9):
+        nd = call("ch1_view", prompt=PROMPT, settings=settings, extra=extra, seed=seed)["next_draw"]
+        drawn = call("ch1_draw", prompt=PROMPT, settings=settings, seed=seed, n=1, extra=extra)
+        assert nd["rng.pick"] == drawn["texts"][0] and nd["rng.seed"] == seed and nd["rng.index"] == len(extra) + 1
+        ints = [nd[f"rng.int{j}"] for j in (1, 2, 3) if nd[f"rng.int{j}"] is not None]
+        assert ints[0][0] == 0 and all(x[1] == y[0] for x, y in zip(ints, ints[1:]))
+        if settings["temperature"] == 0:
+            assert nd["rng.u"] is None and ints == [[0.0, 1.0]]
+        else:
+            assert 0 <= nd["rng.u"] < 1
+            for j, (lo, hi) in enumerate(ints, 1):  # u in a token's stretch picks that token
+                if lo <= nd["rng.u"] < hi:
+                    assert nd[f"rng.tok{j}"] == nd["rng.pick"]
+        if settings.get("top_k") == 2:
+            assert nd["rng.tok3"] is None and nd["rng.int3"] is None
+    assert error("ch1_view", prompt=PROMPT, settings=SETTINGS, seed=-4)["field"] == "seed"
+
+
+def test_ch1_draw_one_stream_stop_at_end_and_length():
+    """Ten draws of one token write what one draw of ten writes (one random stream per text);
+    stop_at_end keeps the end token as the last one; the playground may write 400 tokens."""
+    ten = call("ch1_draw", prompt=PROMPT, settings=SETTINGS, seed=31, n=10)["tokens"]
+    one_by_one = []
+    for _ in range(10):
+        one_by_one += call("ch1_draw", prompt=PROMPT, settings=SETTINGS, seed=31, n=1, extra=one_by_one)["tokens"]
+    assert one_by_one == ten
+    r = call("ch1_draw", prompt="Once upon a time", settings=SETTINGS, seed=3, n=400, stop_at_end=True)
+    free = call("ch1_draw", prompt="Once upon a time", settings=SETTINGS, seed=3, n=400)
+    assert len(free["tokens"]) == 400
+    if r["stop_reason"] == "stop_token":
+        k = len(r["tokens"])
+        assert r["tokens"][-1] == r["end_token"] and free["tokens"][:k] == r["tokens"]
+    else:
+        assert r["tokens"] == free["tokens"] and r["end_token"] not in r["tokens"]
+    assert error("ch1_draw", prompt=PROMPT, settings=SETTINGS, seed=1, n=401)["field"] == "n"
+
+
+@pytest.mark.parametrize("settings", [{**SETTINGS, "top_k": 20, "top_p": 0.5}, {**SETTINGS, "top_k": 7, "top_p": 0.9},
+                                      {**SETTINGS, "top_p": 0.6}, {**SETTINGS, "top_k": 300, "top_p": 0.97},
+                                      {**SETTINGS, "top_k": 12, "top_p": 0.8, "temperature": 1.5}])
+def test_cumulative_plot_is_what_top_p_measures(settings):
+    """The cumulative curve is the mass top-p sums: after top-k, rescaled to 1 at rank k. So the
+    first plotted rank where it reaches p is the number of tokens the filters kept."""
+    v = call("ch1_view", prompt="The little dog ran to the park. He saw a", settings=settings)
+    ranks, cum = v["plot"]["rank"], v["plot"]["cum"]
+    k = settings["top_k"]
+    if k:
+        assert len(cum) == ranks.index(k) + 1 and math.isclose(cum[-1], 1.0, rel_tol=1e-6)
+    first = next(x for x, c in zip(ranks, cum) if c >= settings["top_p"])
+    if v["survivors"] <= 40:  # ranks 1..40 are all plotted
+        assert first == v["survivors"]
+    else:  # further out the plot samples ranks: the crossing lies between two plotted ranks
+        before = ranks[ranks.index(first) - 1]
+        assert before < v["survivors"] <= first
+
+
+def test_the_penalty_leaves_the_end_token_alone():
+    """The engine feeds the end token as the start marker, so it is in every history; the penalty
+    must not punish it for that, or a penalised story could never end."""
+    from decodelab import sampler as S
+
+    e = session.session().engine()
+    ids = e.tokenizer.encode("They lived happily ever after. The end.")
+    e.reset()
+    src = e.logit_source(0, e.feed(ids))
+    hist = [e.eot] + ids
+    over = S.penalty_overrides(src, hist, 2.0, 64)
+    assert e.eot not in over and set(over) == set(ids)
+    p = {}
+    for r in (1.0, 2.0):
+        view = call("ch1_view", prompt="They lived happily ever after. The end.", settings={**T1, "repetition_penalty": r})
+        p[r] = {t["id"]: t["p"] for t in view["top"]}.get(e.eot, 0.0)
+    assert p[1.0] > 0 and p[2.0] >= p[1.0]  # the others only lose score; the end token keeps its own
 
 
 def test_every_endpoint_has_a_contract():

@@ -144,10 +144,227 @@ def test_python_cell_and_end_token(ready_page):
     pg = ready_page
     pg.click("#pc-run")
     pg.wait_for_selector("#pc-out[data-ms]")
-    assert "T=0.5 top_k=0:" in pg.inner_text("#pc-out")
+    out = pg.inner_text("#pc-out")
+    assert "T=0.5 top_k=0:" in out and "T=1.0 top_k=0: top_p=0.85" in out and "words survive" in out
     pg.fill("#pc-code", "print(1/0)")
     pg.click("#pc-run")
     pg.wait_for_function("() => document.querySelector('#pc-out').textContent.includes('ZeroDivisionError')")
+    lines = pg.inner_text("#pc-out").splitlines()
+    assert "decodelab" not in "".join(lines) and "print(1/0)" in "".join(lines)
+    for i, ln in enumerate(lines):  # no ~~~^^^ marker without the reader's line above it
+        if ln.strip() and set(ln.strip()) <= set("~^"):
+            assert lines[i - 1].strip() == "print(1/0)", lines
+    pg.click("#pc-starter")
     pg.click("#es-long")
     pg.wait_for_selector("#es-out[data-slides]")
     assert int(pg.get_attribute("#es-out", "data-slides")) >= 1
+
+
+# ---- chapter 1 as an article: every widget alive on arrival, every live number filled ----------
+
+# what each widget of chapter 1 shows once it has run (a widget not listed here fails the test:
+# give it its own check)
+FILLED = {
+    "sampler-panel": "#sp-bars .bar-row", "four-temps": "#ft-col-3 .tok", "greedy-loops": "#gl-col-1 .tok",
+    "end-slide": "#es-out[data-reason]", "python-cell": "#pc-out[data-ms]", "loop-cell": "#lc-out[data-ms]",
+    "playground": "#pg-out[data-reason]",
+}
+
+_CPY = {}
+
+
+def cpy(fn, **args):
+    """The same endpoint in CPython (wasmtime), for agreement with the page."""
+    from decodelab import api
+
+    if not _CPY:
+        from conftest import ROOT
+
+        r = json.loads(api.dispatch("load_models", json.dumps({"paths": {"main": str(ROOT / "models" / "main.dlm")}})))
+        _CPY["info"] = r["result"]["main"]
+    r = json.loads(api.dispatch(fn, json.dumps(args)))
+    assert r["ok"], r
+    return r["result"]
+
+
+def live(pg, key):
+    return pg.inner_text(f'#ch1 [data-live="ch1.{key}"]')
+
+
+def label(text):
+    return text.replace(" ", "␣").replace("\n", "⏎")
+
+
+def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site):
+    """A reader who only scrolls (no click, a fresh visit) finds every widget of chapter 1 showing a
+    result and every number of the prose filled, and they agree with CPython."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 1100, "height": 900})
+    try:
+        open_ready(pg)
+        widgets = pg.eval_on_selector_all("#ch1 .widget", "ws => ws.map(w => w.id || (w.dataset.quiz ? 'quiz' : ''))")
+        assert {"sampler-panel", "four-temps", "greedy-loops", "end-slide", "python-cell", "loop-cell", "playground"} <= set(widgets)
+        assert widgets.count("quiz") >= 2
+        for i, wid in enumerate(widgets):
+            pg.evaluate("(i) => document.querySelectorAll('#ch1 .widget')[i].scrollIntoView({block: 'center'})", i)
+            if wid == "quiz":
+                n = pg.evaluate("(i) => document.querySelectorAll('#ch1 .widget')[i].querySelectorAll('.quiz-option').length", i)
+                assert 3 <= n <= 4
+                continue
+            assert wid in FILLED, f"widget #{wid} has no check of what it shows"
+            pg.wait_for_selector(FILLED[wid], timeout=60_000)
+        # every live number of the chapter (the 700-token run's keys say to press its button)
+        pg.wait_for_function("() => [...document.querySelectorAll('#ch1 [data-live]')].every(n => n.textContent.trim() "
+                             "&& n.textContent.trim() !== '…')", timeout=60_000)
+        assert live(pg, "slide.slides") == "(press the second button)"
+        assert pg.eval_on_selector_all("#ch1 .field-error:not([hidden])", "es => es.length") == 0
+        assert "English" in pg.inner_text("#sampler-panel #ch1-english")
+
+        # the page's numbers are CPython's, formatted
+        prompt = pg.input_value("#sp-prompt")
+        assert prompt == cpy("ping")["openings"][0]
+        prose = cpy("ch1_prose", prompt=prompt)
+        assert live(pg, "head.top1_tok") == label(prose["head.top1_tok"])
+        assert live(pg, "head.top1_p") == f"{100 * prose['head.top1_p']:.1f}%"
+        assert live(pg, "topp.kstar95_cur") == f"{prose['topp.kstar95_cur']:,}"
+        assert live(pg, "loop.naive_positions") == f"{prose['loop.naive_positions']:,}"
+        fixed = cpy("ch1_prose_fixed")
+        assert live(pg, "topk.many_kstar95") == f"{fixed['topk.many_kstar95']:,}"
+        assert live(pg, "topk.many_beyond") == ", ".join(label(t) for t in fixed["topk.many_beyond"][:2]) + \
+            " and " + label(fixed["topk.many_beyond"][2])
+        assert live(pg, "english.prompt") == fixed["english.prompt"]
+        nd = cpy("ch1_view", prompt=prompt, settings={}, seed=int(pg.input_value("#sp-seed")))["next_draw"]
+        assert live(pg, "rng.pick") == label(nd["rng.pick"]) and live(pg, "rng.u") == f"{nd['rng.u']:.4f}"
+        # the held-out figure is the model file's, or says it was not measured; never a typed number
+        held = _CPY["info"]["meta"].get("heldout")
+        text = live(pg, "model.heldout")
+        if held:
+            assert text.startswith(f"{held['int8']['nats_per_token']:.2f} nats per token")
+        else:
+            assert "not measured for this model" in text
+        # the greedy widget's shares are its own run's
+        a, b = cpy("ch1_loops", openings=[pg.input_value("#gl-a"), pg.input_value("#gl-b")], n=80, penalty=1.0)["columns"]
+        assert live(pg, "loops.share_a") == f"{round(100 * a['repeat_share'])}%"
+        # the playground's story is CPython's story for the same prompt, settings and seed
+        story = cpy("ch1_draw", prompt=prompt, settings={"temperature": 0.8, "top_k": 0, "top_p": 0.95, "min_p": 0,
+                    "repetition_penalty": 1, "temperature_last": False}, seed=int(pg.input_value("#pg-seed")),
+                    n=int(pg.input_value("#pg-length")), stop_at_end=True)
+        shown = pg.eval_on_selector_all("#pg-text .tok", "ts => ts.length")
+        assert shown == len(story["tokens"])
+        assert pg.eval_on_selector_all("#pg-prompt .ptok", "ts => ts.map(t => t.textContent)") == \
+            [label(t) for t in cpy("ch1_tokenize", prompt=prompt)["texts"]]
+        assert not any("<|endoftext|>" in t for t in pg.eval_on_selector_all("#ch1 .widget", "ws => ws.map(w => w.innerText)"))
+        assert pg.evaluate("window.__cspViolations") == [] and pg.console_errors == []
+        # everything filled in, the chapter still has no serious accessibility problem, and on a
+        # phone nothing is wider than the screen
+        from test_e2e_robust import AXE
+
+        pg.evaluate(AXE.read_text())
+        res = pg.evaluate("() => axe.run('#ch1', {resultTypes: ['violations']}).then(r => r.violations.map(v => "
+                          "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))")
+        assert [v for v in res if v["impact"] in ("serious", "critical")] == []
+        pg.set_viewport_size({"width": 360, "height": 800})
+        pg.wait_for_timeout(300)
+        sw, iw = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert sw <= iw, f"page is {sw} px wide on a {iw} px screen"
+        assert not pg.blocked
+    finally:
+        ctx.close()
+
+
+def test_token_labels_show_spaces_and_no_escapes(ready_page):
+    pg = ready_page
+    got = pg.evaluate("""() => import('/js/ui.js').then(m => [' girl', ' ', '"', '\\n', 'a\\tb', '<|endoftext|>', '\\\\n']
+        .map(m.tokenLabel))""")
+    assert got == ["␣girl", "␣", '"', "⏎", "a⇥b", "⟨end⟩", "\\n"]
+    pg.wait_for_selector("#sp-bars .bar-row")
+    v = py(pg, "ch1_view", prompt=pg.input_value("#sp-prompt"), settings={"temperature": 0.8, "top_p": 0.95},
+           extra=[], seed=1234)
+    labels = pg.eval_on_selector_all("#sp-bars .bar-row .bar-label", "ls => ls.map(l => l.textContent)")
+    assert labels[:-1] == [label(t["text"]) for t in v["top"]] and all(x.strip() for x in labels)
+    assert labels[-1].startswith("the other ")
+
+
+def test_next_draw_in_the_prose_is_what_draw_one_appends_and_follows_the_seed(ready_page):
+    pg = ready_page
+    pg.click("#sp-clear")
+    for seed in ("1234", "77"):
+        before = updates(pg)
+        pg.fill("#sp-seed", seed)
+        wait_update(pg, before)
+        pg.wait_for_function("(s) => document.querySelector('#ch1 [data-live=\"ch1.rng.seed\"]').textContent === s", arg=seed)
+        pick = live(pg, "rng.pick")
+        pg.click("#sp-draw1")
+        pg.wait_for_selector("#sp-tok-0")
+        assert label(pg.text_content("#sp-tok-0")) == pick
+        pg.click("#sp-clear")
+        pg.wait_for_function("() => !document.querySelector('#sp-tok-0')")
+    pg.fill("#sp-seed", "1234")
+
+
+def test_the_end_token_ends_a_draw_and_shows_as_an_end(ready_page):
+    pg = ready_page
+    prompt = "They lived happily ever after. The end."
+    greedy = {"temperature": 0, "top_k": 0, "top_p": 0.95, "min_p": 0, "repetition_penalty": 1}
+    want = cpy("ch1_draw", prompt=prompt, settings=greedy, seed=1234, n=10, stop_at_end=True)
+    assert want["stop_reason"] == "stop_token"  # after "The end." the model ends the story (the prose says so)
+    pg.click("#sp-clear")
+    pg.fill("#sp-prompt", prompt)
+    set_value(pg, "temperature", 0)
+    pg.click("#sp-draw10")
+    pg.wait_for_selector(f"#sp-tok-{len(want['tokens']) - 1}")
+    pg.wait_for_timeout(300)
+    assert pg.query_selector(f"#sp-tok-{len(want['tokens'])}") is None  # drawing stopped at the end
+    assert "end" in pg.get_attribute(f"#sp-tok-{len(want['tokens']) - 1}", "class").split()
+    assert pg.is_visible("#sp-end-note") and "<|endoftext|>" not in pg.inner_text("#sp-text")
+    pg.click("#sp-draw1")  # the reader asks for more: the model goes on
+    pg.wait_for_selector(f"#sp-tok-{len(want['tokens'])}")
+    assert pg.is_hidden("#sp-end-note")
+    pg.click("#sp-preset-0")
+    set_value(pg, "temperature", 0.8)
+
+
+def test_popover_names_before_and_after_and_its_bars_have_room(ready_page):
+    """At the bird opening the nucleus is one token: the popover says both numbers, named, and the
+    list's row for the drawn token shows the same two."""
+    pg = ready_page
+    pg.click("#sp-clear")
+    pg.click("#sp-preset-3")
+    pg.click("#sp-draw1")
+    pg.wait_for_selector("#sp-tok-0")
+    pg.click("#sp-tok-0")
+    pg.wait_for_selector("#sp-text .token-pop .bar-row")
+    title = pg.inner_text("#sp-text .token-pop .pop-title")
+    chosen = pg.inner_text("#sp-text .token-pop .bar-row.chosen .bar-value")
+    before, after = [x.strip() for x in chosen.split("→")]
+    assert f"{before} before the filters" in title and f"{after} after them" in title
+    widths = pg.eval_on_selector_all("#sp-text .token-pop .bar-track", "ts => ts.map(t => t.getBoundingClientRect().width)")
+    assert min(widths) > 60, widths  # the bars' track is not squeezed to a line
+    pg.keyboard.press("Escape")
+    pg.click("#sp-clear")
+    pg.click("#sp-preset-0")
+
+
+def test_quizzes_explain_after_an_answer(ready_page):
+    pg = ready_page
+    for qid in ("ch1-temp", "ch1-topp"):
+        assert pg.eval_on_selector_all(f'[data-question="{qid}"] .quiz-option', "os => os.length") in (3, 4)
+    pg.click("#quiz-ch1-temp-2")  # a wrong answer: the right one is named and explained
+    verdict = pg.inner_text("#quiz-ch1-temp-verdict")
+    assert verdict.startswith("Not quite.") and "16 times" in verdict and len(verdict) > 200
+    pg.click("#quiz-ch1-temp-3")
+    assert pg.inner_text("#quiz-ch1-temp-verdict").startswith("Right.")
+    # chapter 3's box asks its three the same way
+    assert pg.eval_on_selector_all("#quiz .quiz-q", "qs => qs.length") == 3
+    pg.click("#quiz-ch3-exact-0")
+    assert pg.inner_text("#quiz-ch3-exact-verdict").startswith("Right.")
+
+
+def test_the_held_out_figure_is_the_model_files_or_says_it_is_missing(ready_page):
+    """The page shows the model file's meta.heldout (int8, the weights it runs); a file without one
+    gets words, never a number typed into the page."""
+    got = ready_page.evaluate("""() => import('/js/ch1-live.js').then(m => [
+        m.heldoutText({heldout: {int8: {nats_per_token: 2.5, bits_per_byte: 0.9}, float: {nats_per_token: 2.49},
+                                 tokens: 123456, bytes: 500000}}),
+        m.heldoutText({val_nats_at_export: 2.7}), m.heldoutText(undefined)])""")
+    assert got[0].startswith("2.50 nats per token") and "12.2 faces" in got[0] and "123,456" in got[0]
+    assert all("not measured for this model" in t and not any(c.isdigit() for c in t) for t in got[1:])

@@ -228,7 +228,7 @@ def test_kernel_source_equals_python_source(model, s):
     logits = model.feed(ids)
     for seed in range(5):
         a = sample_step(model.logit_source(), ids, s, Rng(seed))
-        b = sample_step(ListLogits(logits), ids, s, Rng(seed))
+        b = sample_step(ListLogits(logits, unpenalised=(model.eot,)), ids, s, Rng(seed))
         assert sample_token(model.logit_source(), ids, s, Rng(seed)) == a.token
         assert (a.token, a.survivors) == (b.token, b.survivors)
         assert math.isclose(a.prob, b.prob, rel_tol=1e-5)

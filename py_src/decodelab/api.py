@@ -16,6 +16,7 @@ import sys
 import traceback
 
 from . import ch1, ch2, ch3, perf  # noqa: F401  (importing registers their endpoints)
+from . import sampler as S
 from .errors import InputError
 from .kernelcheck import run_check
 from .session import ENDPOINTS, endpoint, session
@@ -48,7 +49,8 @@ def dispatch(name: str, args_json: str) -> str:
 @endpoint
 def ping() -> dict:
     k = session().kernel()
-    return {"python": sys.version.split()[0], "simd": k.simd, "simd_level": k.simd_level, "kernel": k.name}
+    return {"python": sys.version.split()[0], "simd": k.simd, "simd_level": k.simd_level, "kernel": k.name,
+            "openings": ch1.OPENINGS}
 
 
 @endpoint
@@ -59,7 +61,8 @@ def load_models(paths: dict) -> dict:
         e = session().load_model(name, path)
         c = e.bundle.config
         out[name] = {"vocab": c.vocab_size, "context": c.context, "d_model": c.d_model, "n_layers": c.n_layers,
-                     "n_heads": c.n_heads, "weights_bytes": e.weights_bytes(), "meta": e.bundle.meta}
+                     "n_heads": c.n_heads, "weights_bytes": e.weights_bytes(), "meta": e.bundle.meta,
+                     "keep": e.keep, "penalty_window": S.DEFAULTS.penalty_window}
     return out
 
 

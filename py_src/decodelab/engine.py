@@ -50,8 +50,8 @@ class KernelLogits(LogitSource):
 
     MAX_OVERRIDES = 1024
 
-    def __init__(self, k: Kernel, vocab: int, ptr: int):
-        super().__init__(vocab)
+    def __init__(self, k: Kernel, vocab: int, ptr: int, unpenalised=()):
+        super().__init__(vocab, unpenalised)
         self.k = k
         self.scratch = k.alloc(4 * vocab)
         self.top_ids = k.alloc(4 * vocab)
@@ -150,7 +150,8 @@ class Engine:
         self.logits_ptr = kernel.model_logits(h)
         self._row0 = array("f", bytes(4 * self.vocab))  # reused by logits() for row 0
         self.history: list[int] = []  # tokens currently in the cache, in order
-        self._source = KernelLogits(kernel, self.vocab, self.logits_ptr)  # the sampler's view of the logits
+        # the sampler's view of the logits; the end token is special, never penalised
+        self._source = KernelLogits(kernel, self.vocab, self.logits_ptr, unpenalised=(self.eot,))
         self._info_ptr = kernel.alloc(4 * MATRIX_INFO_WORDS)
         self.stats = Stats()
         self.fast = True

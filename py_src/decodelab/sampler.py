@@ -147,21 +147,26 @@ class LogitSource:
 
     `fetch_hint` is the sampler's note to itself between steps: how many top candidates the last
     step without top-k needed, so the next one asks for about as many (it fetches more when
-    that falls short, so results never depend on it)."""
+    that falls short, so results never depend on it).
+
+    `unpenalised`: the model's special tokens (our end token), which the repetition penalty
+    leaves alone. The engine feeds the end token as the start marker, so it is in every
+    history; penalising it for that would keep short stories from ending."""
 
     INITIAL_FETCH = 128
 
-    def __init__(self, vocab_size: int):
+    def __init__(self, vocab_size: int, unpenalised=()):
         self.vocab_size = vocab_size
         self.fetch_hint = self.INITIAL_FETCH
+        self.unpenalised = frozenset(unpenalised)
 
 
 class ListLogits(LogitSource):
     """The O(vocab) reductions in plain Python, over any sequence of logits."""
 
-    def __init__(self, logits):
+    def __init__(self, logits, unpenalised=()):
         self.z = [float(v) for v in logits]
-        super().__init__(len(self.z))
+        super().__init__(len(self.z), unpenalised)
 
     def value(self, i: int) -> float:
         return self.z[i]
@@ -197,8 +202,9 @@ def penalty_overrides(source, history, r: float, window: int) -> dict:
     if r == 1.0 or window == 0 or not history:
         return {}
     out = {}
+    skip = source.unpenalised
     for t in set(history[-window:]):
-        if 0 <= t < source.vocab_size:
+        if 0 <= t < source.vocab_size and t not in skip:
             z = source.value(t)
             out[t] = z / r if z > 0 else z * r
     return out

@@ -109,7 +109,7 @@ class Session:
         if self._panel is None:
             e = self.engine()
             ptr = e.k.alloc(4 * e.vocab)
-            self._panel = PanelCache(ptr, KernelLogits(e.k, e.vocab, ptr))
+            self._panel = PanelCache(ptr, KernelLogits(e.k, e.vocab, ptr, unpenalised=(e.eot,)))
         return self._panel
 
     def spec_decoder(self):

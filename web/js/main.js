@@ -16,8 +16,10 @@ import { mountCostModel } from "./widgets/cost-model.js";
 import { mountRounds } from "./widgets/rounds.js";
 import { mountSamplingRule } from "./widgets/sampling-rule.js";
 import { mountLiveSpec } from "./widgets/live-spec.js";
-import { mountQuiz } from "./widgets/quiz.js";
+import { mountQuiz, mountQuizzes } from "./widgets/quiz.js";
 import { mountSpeed } from "./widgets/speed.js";
+import { mountPlayground } from "./widgets/playground.js";
+import { startLive } from "./ch1-live.js";
 
 // Count Content-Security-Policy violations (the end-to-end tests read it; there should be none).
 window.__cspViolations = [];
@@ -30,13 +32,14 @@ const stageNames = {
   worker: "Running the engine",
   files: "Reading the build manifest",
   pyodide: "Starting Python (Pyodide)",
-  package: "Installing the decodelab package",
+  package: "Adding the decodelab package",
   kernel: "Loading the WebAssembly kernel",
   model: "Loading the models",
 };
 
 const ENDPOINT_WORDS = {
   run_cell: "your Python cell", ch1_view: "the control panel", ch1_draw: "drawing tokens", ch1_four: "four temperatures",
+  ch1_prose: "the chapter's numbers", ch1_prose_fixed: "the chapter's numbers", ch1_tokenize: "splitting the prompt",
   ch1_loops: "greedy loops", ch1_long: "a long story", ch2_kv_race: "the KV-cache race", ch2_requant: "re-quantizing",
   ch2_speed: "the speed race", kernel_check: "the kernel check", ch3_live: "the live draft and target",
 };
@@ -63,7 +66,6 @@ function bootUi() {
     n.textContent = info.kernelNotice || "";
     n.hidden = !info.kernelNotice;
     document.getElementById("boot-error").hidden = true;
-    fillLive(info);
     document.body.dataset.ready = "1";
   });
   engine.on("fatal", (m) => {
@@ -109,21 +111,19 @@ function notice(text) {
   document.body.dataset.engineNotice = text;
 }
 
-// Numbers in the prose come from the loaded model, never from the HTML.
-function fillLive(info) {
-  const m = info.models && info.models.main;
-  if (!m) return;
-  const params = m.vocab * m.d_model + m.context * m.d_model + m.n_layers * 12 * m.d_model * m.d_model;
-  const values = { vocab: m.vocab.toLocaleString(), layers: m.n_layers, context: m.context, params: (params / 1e6).toFixed(1) + " million" };
-  for (const n of document.querySelectorAll("[data-live]")) n.textContent = values[n.dataset.live] ?? n.textContent;
-}
-
 function mountAll() {
   bootUi();
   stopBar();
   typesetAll(document);
-  const mounts = [["sampler-panel", mountSamplerPanel], ["four-temps", mountFourTemps], ["greedy-loops", mountGreedyLoops],
-    ["end-slide", mountEndAndSlide], ["python-cell", mountPythonCell], ["kv-race", mountKvRace], ["outliers", mountOutliers],
+  startLive(); // chapter 1's numbers in the prose (ch1-live.js); widgets fill their own keys
+  const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
+  // the naive loop's cell runs the very code the prose prints
+  const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
+  const mounts = [["sampler-panel", (n) => (ctx.panel = mountSamplerPanel(n))], ["four-temps", mountFourTemps],
+    ["greedy-loops", mountGreedyLoops], ["end-slide", mountEndAndSlide], ["python-cell", mountPythonCell],
+    ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "The naive loop, live" })],
+    ["playground", (n) => mountPlayground(n, ctx)],
+    ["kv-race", mountKvRace], ["outliers", mountOutliers],
     ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["cost-model", mountCostModel], ["rounds", mountRounds],
     ["sampling-rule", mountSamplingRule], ["live-spec", mountLiveSpec], ["quiz", mountQuiz]];
   const live = [];
@@ -131,6 +131,7 @@ function mountAll() {
     const node = document.getElementById(id);
     if (node) live.push(mount(node));
   }
+  mountQuizzes(document);
   persistInputs(document); // after mounting (the widgets made the inputs), before anything reads them
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });

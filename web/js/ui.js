@@ -24,12 +24,78 @@ export function fmt(x, digits = 3) {
   return x.toFixed(digits);
 }
 
-// A token as the reader should see it: newlines and tabs as visible marks, a lone space as ␣,
-// the end token as "⟨end⟩" (JSON escapes such as \" never reach the page).
+// A token as the reader should see it in a label: every space as ␣ (so " girl" reads ␣girl and
+// the space token is not blank), newlines and tabs as visible marks, the end token as "⟨end⟩".
+// The text is shown as it is, never JSON-escaped (\" or \n never reach the page).
+export const END_TEXT = "<|endoftext|>";
 export function tokenLabel(text) {
-  if (text === "<|endoftext|>") return "⟨end⟩";
-  if (text === " ") return "␣";
-  return text.replace(/\n/g, "⏎").replace(/\t/g, "⇥");
+  if (text === END_TEXT) return "⟨end⟩";
+  return text.replace(/ /g, "␣").replace(/\n/g, "⏎").replace(/\t/g, "⇥");
+}
+
+// ---- number formats for the prose: one rule per kind, shared by every live number ----------
+const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+const bad = (x) => x == null || !Number.isFinite(x);
+
+// 2.1 × 10⁻⁸ (a number too small for a percentage to read)
+export function fmtTenPower(x) {
+  const [m, e] = x.toExponential(1).split("e");
+  return `${m} × 10${String(Number(e)).replace(/[-0-9]/g, (c) => SUP[c])}`;
+}
+
+// A probability: 1 decimal from 1%, 2 decimals from 0.1%, then 2 significant digits; below one
+// in a million as a power of ten. Just under 100% never rounds up to "100.0%".
+export function fmtPct(p) {
+  if (bad(p)) return "–";
+  if (p > 0 && p < 1e-6) return fmtTenPower(p);
+  if (p === 1) return "100%";
+  const x = 100 * p;
+  if (p >= 0.01) {
+    for (let d = 1; d <= 4; d++) if (p >= 1 || x.toFixed(d) !== (100).toFixed(d)) return x.toFixed(d) + "%";
+    return ">99.99%";
+  }
+  if (p >= 0.001) return x.toFixed(2) + "%";
+  return (p === 0 ? "0" : x.toPrecision(2)) + "%";
+}
+
+// A ratio without its unit: 3.1, 31, 331, 4,200, 31 million, 4.2 billion.
+export function fmtBig(r) {
+  if (bad(r)) return "–";
+  if (r < 99.5) return Number(r.toPrecision(2)).toString();
+  if (r < 999_500) return Math.round(r).toLocaleString("en");
+  for (const [v, w] of [[1e12, "trillion"], [1e9, "billion"], [1e6, "million"]]) {
+    if (r >= v * 0.9995 && r < v * 999.5) return `${Number((r / v).toPrecision(2))} ${w}`;
+  }
+  return fmtTenPower(r);
+}
+export const fmtTimes = (r) => (bad(r) ? "–" : fmtBig(r) + " times");
+export const fmtCount = (x) => (bad(x) ? "–" : Math.round(x).toLocaleString("en"));
+// effective choices (e^H): one decimal below 100, then a whole number
+export const fmtEff = (x) => (bad(x) ? "–" : x < 99.95 ? x.toFixed(1) : Math.round(x).toLocaleString("en"));
+export const fmtNats = (x) => (bad(x) ? "–" : `${x.toFixed(2)} nats`);
+export const fmtFixed = (digits) => (x) => (bad(x) ? "–" : x.toFixed(digits));
+export const fmtShare = (x) => (bad(x) ? "–" : `${Math.round(100 * x)}%`);
+export const fmtInterval = ([a, b]) => `[${a === 0 ? "0" : a.toFixed(3)}, ${b.toFixed(3)})`;
+
+// A small probability of something over many steps, in words: "about 1 in 3,300".
+export function fmtChance(x) {
+  if (bad(x)) return "–";
+  if (x >= 0.01) return fmtPct(x);
+  if (x < 1e-9) return "less than one in a billion";
+  return `about 1 in ${Number((1 / x).toPrecision(2)).toLocaleString("en")}`;
+}
+
+// A token in running text: <code>␣girl</code>, built as an element (token text can hold "<").
+export const tokCode = (text) => el("code", { class: "tok-code", text: tokenLabel(text) });
+
+// Tokens as a list in prose: ␣rock, ␣green and ␣squirrel.
+export function tokList(texts) {
+  const out = document.createDocumentFragment();
+  texts.forEach((t, i) => {
+    if (i) out.append(i === texts.length - 1 ? " and " : ", ");
+    out.append(tokCode(t));
+  });
+  return out;
 }
 
 // Render KaTeX into every .math element (inline) and .math-block (display).

@@ -1,7 +1,9 @@
 // Four temperatures continue one prompt with one shared seed, side by side, each with its surprise.
+// It runs once by itself when first scrolled into view; each run fills the prose's four.* keys.
 import { call } from "../engine.js";
-import { el, fmt, serial, readNumber, clearErrors } from "../ui.js";
+import { el, fmt, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
 import { remember } from "../persist.js";
+import { setLive } from "../ch1-live.js";
 import { tokenSpan } from "./tokens.js";
 
 export function mountFourTemps(root) {
@@ -40,7 +42,28 @@ export function mountFourTemps(root) {
       el("div", { class: "gen-text" }, el("span", { class: "prompt-text", text: prompt.value }),
         ...c.texts.map((t, i) => tokenSpan(t, c.probs[i], null, null))))));
     cols.dataset.text = JSON.stringify(r.columns.map((c) => c.texts.join("")));
+    setLive(liveKeys(r.columns));
   }
   function go() { return once(body); }
+  whenSeen(root, () => { if (!cols.children.length) go(); });
   return { go };
+}
+
+// The prose's numbers for this run, columns from coldest to hottest (the reader may type the
+// temperatures in any order): each column's surprise, and the first new token where it leaves
+// the coldest column (a column that stopped earlier differs where its tokens run out).
+export function liveKeys(columns) {
+  const cs = [...columns].sort((a, b) => a.temperature - b.temperature);
+  const cold = cs[0].tokens, out = {};
+  cs.forEach((c, i) => {
+    out[`four.t${i}`] = String(c.temperature);
+    out[`four.s${i}`] = c.surprise;
+    if (!i) return;
+    const n = Math.min(c.tokens.length, cold.length);
+    let j = 0;
+    while (j < n && c.tokens[j] === cold[j]) j++;
+    const same = j === n && c.tokens.length === cold.length;
+    out[`four.split${i}`] = same ? "no token in this run" : `token ${j + 1}`;
+  });
+  return out;
 }

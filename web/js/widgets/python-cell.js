@@ -1,38 +1,63 @@
-// An editable Python cell, run by the same Pyodide interpreter that drives the model.
+// An editable Python cell, run by the same Pyodide interpreter that drives the model. The page has
+// two: the sampler on eight made-up words, and the naive generation loop (its starter is the code
+// printed in the prose, read from the page, so the two cannot differ). Each runs its starter once
+// by itself when first seen; code the reader changed runs only when they press Run.
 import { call } from "../engine.js";
-import { el, serial, fieldError } from "../ui.js";
+import { el, serial, fieldError, whenSeen } from "../ui.js";
 
-const STARTER = `# A made-up distribution over 8 words, and what the sampler's filters do to it.
+const STARTER = `# Eight made-up scores (logits) and what temperature, top-k and top-p do to them.
 import math, random
-words = ["the", "a", "dog", "cat", "ran", "sat", "happy", "moon"]
+
+words  = ["the", "a", "dog", "cat", "ran", "sat", "happy", "moon"]
 logits = [3.0, 2.6, 1.9, 1.7, 0.8, 0.5, -0.5, -2.0]
 
-def draw(temperature, top_k=0, rng=random.Random(0)):
-    z = [l / temperature for l in logits]
-    m = max(z)
+def probs(T):
+    z = [l / T for l in logits]
+    m = max(z)                            # subtract the largest: exp() cannot overflow
     w = [math.exp(v - m) for v in z]
-    order = sorted(range(len(w)), key=lambda i: -w[i])
-    if top_k:
-        for i in order[top_k:]:
-            w[i] = 0.0
-    return rng.choices(range(len(w)), weights=w)[0]
+    total = sum(w)
+    return [x / total for x in w]
 
-for t, k in [(0.5, 0), (1.0, 0), (2.0, 0), (1.0, 3)]:
+def survivors(p, top_k=0, top_p=1.0):
+    order = sorted(range(len(p)), key=lambda i: -p[i])
+    if top_k:
+        order = order[:top_k]             # top-k: keep the k most likely
+    mass = sum(p[i] for i in order)       # top-p looks at what top-k left, rescaled
+    kept, run = [], 0.0
+    for i in order:
+        kept.append(i)
+        run += p[i] / mass
+        if run >= top_p:                  # the token that crosses the line stays
+            break
+    return kept
+
+rng = random.Random(0)
+for T, k, tp in [(0.5, 0, 1.0), (1.0, 0, 1.0), (2.0, 0, 1.0), (1.0, 3, 1.0), (1.0, 0, 0.85)]:
+    p = probs(T)
+    kept = survivors(p, k, tp)
+    w = [p[i] if i in kept else 0.0 for i in range(len(p))]
     counts = [0] * len(words)
     for _ in range(10_000):
-        counts[draw(t, k)] += 1
-    print(f"T={t} top_k={k}:", " ".join(f"{w}:{c}" for w, c in zip(words, counts)))
+        counts[rng.choices(range(len(words)), weights=w)[0]] += 1
+    print(f"T={T} top_k={k}: top_p={tp}, {len(kept)} of {len(words)} words survive")
+    print("  probability:", " ".join(f"{a}={b:.3f}" for a, b in zip(words, p)))
+    print("  10,000 draws:", " ".join(f"{a}={c}" for a, c in zip(words, counts)))
 `;
 
-export function mountPythonCell(root) {
-  const code = el("textarea", { id: "pc-code", rows: 16, cols: 80, spellcheck: "false", class: "code", "aria-label": "Python code" });
-  code.value = STARTER;
-  const run = el("button", { id: "pc-run", text: "Run" });
-  const out = el("pre", { class: "cell-out", id: "pc-out", role: "status" });
-  root.append(el("h3", { text: "Try it in Python" }), code,
-    el("div", { class: "controls" }, run, el("span", { class: "hint", text: "An endless loop is fine: after two seconds a Stop button appears." })), out);
+// opts: id (prefix of the element ids), starter (the code it starts with), title
+export function mountPythonCell(root, { id = "pc", starter = STARTER, title = "Try it in Python" } = {}) {
+  const code = el("textarea", { id: `${id}-code`, rows: 16, cols: 80, spellcheck: "false", class: "code",
+    "aria-label": `Python code: ${title}` });
+  code.value = starter;
+  const run = el("button", { id: `${id}-run`, text: "Run" });
+  const out = el("pre", { class: "cell-out", id: `${id}-out`, role: "status" });
+  const restore = el("button", { class: "secondary", id: `${id}-starter`, text: "Back to the starter code",
+    onclick: () => { code.value = starter; code.dispatchEvent(new Event("input")); } });
+  root.append(el("h3", { text: title }), code,
+    el("div", { class: "controls" }, run, restore,
+      el("span", { class: "hint", text: "An endless loop is fine: after two seconds a Stop button appears." })), out);
   const once = serial([run], out, { code });
-  run.onclick = () => once(async () => {
+  const go = () => once(async () => {
     fieldError(code, "");
     out.textContent = "running…";
     out.classList.remove("error");
@@ -46,4 +71,7 @@ export function mountPythonCell(root) {
       throw e;
     }
   });
+  run.onclick = go;
+  // never run the reader's own code unasked (it may be the endless loop they were trying out)
+  whenSeen(root, () => { if (code.value === starter && !out.dataset.ms) go(); });
 }

@@ -1,22 +1,38 @@
-// A few questions with explanations; answers are checked here, nothing is sent anywhere.
+// Quizzes: one question per `.quiz[data-quiz=ID]` placeholder in the prose, and chapter 3's box
+// (#quiz) with its three. A click on an option marks it, says whether it was right, and shows the
+// explanation (after any answer, right or wrong). Answers are checked here; nothing is sent.
 import { el } from "../ui.js";
+import { QUESTIONS, CH3 } from "./quiz-questions.js";
 
-const QUESTIONS = [
-  ["With α = 0.8, is γ = 32 better than γ = 6 when drafts cost 0.1 of a target pass?",
-    ["Yes: more guesses, more tokens", "No: after a few guesses the chance that all earlier ones survived is small, but each still costs a draft pass"], 1],
-  ["Does speculative sampling change which texts the model writes, or only how fast?",
-    ["Only how fast: the accept/residual rule reproduces the target's distribution exactly", "It makes the text more like the draft's"], 0],
-  ["Why can speculation fail to pay for a small model on a CPU?",
-    ["Because verifying γ+1 tokens costs almost γ+1 passes when the work is bound by arithmetic, not by loading weights", "Because the draft is always wrong"], 0],
-];
+function question(id) {
+  const q = QUESTIONS[id];
+  if (!q) throw new Error(`no quiz question named ${id}`);
+  const verdict = el("p", { class: "quiz-verdict", id: `quiz-${id}-verdict`, role: "status", "aria-live": "polite" });
+  const buttons = q.options.map((text, i) => el("button", { class: "secondary quiz-option", id: `quiz-${id}-${i}`,
+    "aria-pressed": "false", text, onclick: () => answer(i) }));
+  function answer(i) {
+    buttons.forEach((b, j) => {
+      b.setAttribute("aria-pressed", String(j === i));
+      b.classList.toggle("right", j === q.right);
+      b.classList.toggle("wrong", j === i && i !== q.right);
+    });
+    const right = i === q.right;
+    verdict.replaceChildren(el("b", { class: right ? "good" : "warn", text: right ? "Right. " : "Not quite. " }),
+      right ? "" : `The answer is “${q.options[q.right]}”. `, q.explanation);
+    verdict.dataset.answered = right ? "right" : "wrong";
+  }
+  return el("div", { class: "quiz-q", "data-question": id }, el("p", { class: "quiz-question", text: q.question }),
+    el("div", { class: "quiz-options", role: "group", "aria-label": "answers" }, buttons), verdict);
+}
 
+// every placeholder under root: <div class="widget quiz" data-quiz="ch1-temp"></div>
+export function mountQuizzes(root = document) {
+  for (const node of root.querySelectorAll(".quiz[data-quiz]")) {
+    node.replaceChildren(el("h3", { text: "Check yourself" }), question(node.dataset.quiz));
+  }
+}
+
+// chapter 3's box
 export function mountQuiz(root) {
-  root.append(el("h3", { text: "Check yourself" }), ...QUESTIONS.map(([q, answers, right], qi) => {
-    const fb = el("div", { class: "hint", id: `quiz-fb-${qi}` });
-    return el("div", { class: "quiz-q" }, el("p", { text: q }), ...answers.map((a, ai) =>
-      el("button", { class: "secondary", id: `quiz-${qi}-${ai}`, text: a, onclick: () => {
-        fb.textContent = ai === right ? "Right. " + answers[right] + "." : "Not quite. " + answers[right] + ".";
-        fb.className = ai === right ? "good" : "warn";
-      } })), fb);
-  }));
+  root.append(el("h3", { text: "Check yourself" }), ...CH3.map(question));
 }

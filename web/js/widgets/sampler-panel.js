@@ -1,17 +1,14 @@
 // The sampler control panel: the model's real next-token distribution under the reader's settings.
 // One data path: controls -> ch1_view / ch1_draw (Python in the worker) -> render.
-import { call } from "../engine.js";
-import { el, fmt, fieldError, serial, sliderRow, showError as routeError, readNumber, tokenLabel, setStatus } from "../ui.js";
+// The prose's numbers follow the panel: its next draw (rng.* keys) on every update, and the
+// prompt's numbers (ch1_prose) when the prompt or the drawn tokens change.
+import { call, on } from "../engine.js";
+import { el, fmt, fmtPct, fieldError, serial, sliderRow, showError as routeError, readNumber, tokenLabel, setStatus,
+  latest, END_TEXT } from "../ui.js";
 import { remember } from "../persist.js";
 import { rankPlot } from "../rankplot.js";
+import { setLive } from "../ch1-live.js";
 import { tokenSpan, showTokenPopover } from "./tokens.js";
-
-export const PRESETS = [
-  "Once upon a time, there was a little",
-  "The little dog ran to the park. He saw a",
-  "Lily and Tom went to the beach. They",
-  "One day, a big bird flew down and said,",
-];
 
 // Each control: [field, label, min, max, step, default, help]
 const CONTROLS = [
@@ -24,11 +21,23 @@ const CONTROLS = [
 
 export function mountSamplerPanel(root) {
   const state = { drawn: [], drawnInfo: [], seed: 1234, latency: [] };
-  const prompt = el("textarea", { id: "sp-prompt", rows: 2, cols: 60, maxlength: 2000, "aria-label": "prompt" });
-  prompt.value = PRESETS[0];
-  const presets = el("div", { class: "controls" }, "Openings: ",
-    PRESETS.map((p, i) => el("button", { class: "secondary", id: `sp-preset-${i}`, text: p.split(" ").slice(0, 4).join(" ") + "…",
+  const prompt = el("textarea", { id: "sp-prompt", rows: 2, cols: 60, maxlength: 2000, "aria-label": "prompt",
+    placeholder: "waiting for the engine…" });
+  // the openings are Python's list (ch1.OPENINGS, sent with the ready message), so the prose's
+  // numbers at "the bird opening" and the panel's buttons cannot disagree
+  const presets = el("div", { class: "controls", id: "sp-presets" }, "Openings: ");
+  on("ready", (info) => {
+    const openings = info.openings || [];
+    presets.replaceChildren("Openings: ", ...openings.map((p, i) => el("button", { class: "secondary", id: `sp-preset-${i}`,
+      text: p.split(" ").slice(0, 4).join(" ") + "…", "aria-label": `opening: ${p}`,
       onclick: () => { prompt.value = p; remember(prompt); changed(); } })));
+    if (!prompt.value && openings.length) prompt.value = openings[0];
+    prompt.placeholder = "type a prompt";
+  });
+  const english = el("p", { class: "hint", id: "ch1-english" }, "This model knows only English. After the Russian opening “",
+    el("span", { class: "live", "data-live": "ch1.english.prompt" }, "…"), "” it spreads its bet over ",
+    el("span", { class: "live", "data-live": "ch1.english.eff_cyr" }, "…"),
+    " effective choices, almost all of them junk word pieces, where an English opening gives a handful.");
   const inputs = {};
   const grid = el("div", { class: "slider-grid" });
   for (const [field, label, min, max, step, def, help] of CONTROLS) {
@@ -40,7 +49,8 @@ export function mountSamplerPanel(root) {
   tempLast.addEventListener("change", () => update());
   const seed = el("input", { type: "number", id: "sp-seed", value: state.seed, "aria-label": "seed" });
   const reroll = el("button", { class: "secondary", id: "sp-reroll", text: "new seed",
-    onclick: () => { seed.value = Math.floor(Math.random() * 2 ** 32); remember(seed); fieldError(seed, ""); } });
+    onclick: () => { seed.value = Math.floor(Math.random() * 2 ** 32); remember(seed); fieldError(seed, ""); update(); } });
+  seed.addEventListener("input", () => update()); // the next draw (and the prose's u) follow the seed
   const drawOne = el("button", { id: "sp-draw1", text: "Draw one token" });
   const drawTen = el("button", { id: "sp-draw10", text: "Draw ten" });
   const undo = el("button", { class: "secondary", id: "sp-undo", text: "Undo" });
@@ -49,6 +59,9 @@ export function mountSamplerPanel(root) {
   const bars = el("div", { class: "bars", id: "sp-bars" });
   const text = el("div", { class: "gen-text", id: "sp-text" });
   const status = el("div", { class: "status", id: "sp-status" });
+  const endNote = el("p", { class: "hint", id: "sp-end-note", hidden: true,
+    text: "The model chose the end token: the story is over, and drawing stopped there. Draw again to go on " +
+      "anyway; the model then starts a new story." });
   const cumulative = el("input", { type: "checkbox", id: "sp-cumulative" });
   const canvas = el("canvas", { id: "sp-rank", style: { display: "block", width: "100%", height: "100%" }, role: "img",
     "aria-label": "probability of every token by rank, log-log" });
@@ -56,14 +69,14 @@ export function mountSamplerPanel(root) {
 
   root.append(
     el("h3", { text: "The sampler's control panel" }),
-    el("label", { class: "block" }, "Prompt", prompt), presets, grid,
+    el("label", { class: "block" }, "Prompt", prompt), english, presets, grid,
     el("div", { class: "controls" }, el("label", {}, tempLast, " apply temperature last (llama.cpp's order)"),
       el("label", {}, "seed ", seed), reroll),
     readout, bars,
     el("div", { class: "controls" }, el("label", {}, cumulative, " cumulative (with the top-p and top-k lines)")),
     el("div", { class: "chart-box" }, canvas),
     el("div", { class: "controls" }, drawOne, drawTen, undo, reset),
-    text, status, latency,
+    text, endNote, status, latency,
   );
   const chart = rankPlot(canvas, { xTitle: "rank", yTitle: "probability" });
 
@@ -92,9 +105,15 @@ export function mountSamplerPanel(root) {
     inFlight = true;
     const t0 = performance.now();
     try {
-      const v = await call("ch1_view", { prompt: prompt.value, settings: s, extra: state.drawn });
+      // a bad seed box shows its message and leaves the rest of the panel working
+      const sd = seed.value.trim() === "" ? null : readNumber(seed, { label: "seed", min: 0, max: 2 ** 32 - 1, integer: true });
+      const args = { prompt: prompt.value, settings: s, extra: state.drawn };
+      if (sd != null) args.seed = sd;
+      const v = await call("ch1_view", args);
       fieldError(prompt, "");
       render(v, s);
+      if (v.next_draw) setLive(v.next_draw);
+      refreshProse(args.prompt, args.extra);
       const dt = performance.now() - t0;
       state.latency.push(dt);
       latency.textContent = `updated ${dt.toFixed(1)} ms after the change (Python ${v.ms.toFixed(1)} ms)`;
@@ -107,6 +126,7 @@ export function mountSamplerPanel(root) {
       // a counter, not the latency, tells tests and benchmarks that an update finished: two
       // updates can take the same time (performance.now() is coarsened to 0.1 ms)
       root.dataset.updates = String(++updateCount);
+      if (updateCount === 1) window.__firstDistributionAt = performance.now(); // bench startup reads it
       if (queued) { queued = false; update(); }
     }
   }
@@ -117,8 +137,9 @@ export function mountSamplerPanel(root) {
   function render(v, s) {
     // The plot goes first: it measures its box, and doing that before the bars and
     // readouts change spares the browser a full layout of the page in the middle of our update.
+    // the cumulative curve is the mass top-p measures: after top-k it is rescaled and ends at rank k
     const pl = v.plot, ys = cumulative.checked ? pl.cum : pl.p;
-    const pts = pl.rank.map((x, i) => ({ x, y: ys[i] }));
+    const pts = pl.rank.slice(0, ys.length).map((x, i) => ({ x, y: ys[i] }));
     const lines = [];
     if (cumulative.checked) {
       if (s.top_p < 1) lines.push({ y: s.top_p, label: `p = ${s.top_p}` });
@@ -130,7 +151,7 @@ export function mountSamplerPanel(root) {
       stat("effective choices e^H", fmt(v.eff, 1), "sp-eff"),
       stat("before the filters", fmt(v.eff_full, 1), "sp-eff-full"),
       stat("tokens left", v.survivors.toLocaleString(), "sp-survivors"),
-      stat("mass cut away", (100 * v.cut_mass).toFixed(1) + "%", "sp-cut"),
+      stat("mass cut away", fmtPct(v.cut_mass), "sp-cut"),
       stat("entropy", fmt(v.entropy, 2) + " nats", "sp-entropy"),
     );
     const max = Math.max(...v.top.map((t) => t.p), v.tail.p, 1e-9);
@@ -143,6 +164,25 @@ export function mountSamplerPanel(root) {
   function renderText() {
     text.replaceChildren(el("span", { class: "prompt-text", text: prompt.value }),
       ...state.drawnInfo.map((d, i) => tokenSpan(d.text, d.p, (s) => showTokenPopover(text, d, s), `sp-tok-${i}`)));
+    const last = state.drawnInfo[state.drawnInfo.length - 1];
+    endNote.hidden = !(last && last.text === END_TEXT);
+  }
+
+  // The prose's numbers for this prompt: after the panel has settled for a moment (typing does
+  // not send a call per key), only the newest text, and the old numbers stay until then.
+  let proseKey = null, proseTimer = 0;
+  const proseCall = latest(async (key) => {
+    const [p, extra] = JSON.parse(key);
+    try {
+      setLive(await call("ch1_prose", { prompt: p, extra }));
+      proseKey = key;
+    } catch { /* the panel's own update shows what is wrong with the prompt */ }
+  });
+  function refreshProse(p, extra) {
+    const key = JSON.stringify([p, extra]);
+    if (key === proseKey) return;
+    clearTimeout(proseTimer);
+    proseTimer = setTimeout(() => proseCall(key), 150);
   }
 
   // Draws run one at a time (a double click draws once), and a result that arrives after the
@@ -155,13 +195,14 @@ export function mountSamplerPanel(root) {
       const sd = readNumber(seed, { label: "seed", min: 0, max: 2 ** 32 - 1, integer: true });
       if (!s || sd == null) return;
       const mine = edits;
-      // each draw continues the seed's sequence: seed + number already drawn keeps runs reproducible
-      const r = await call("ch1_draw", { prompt: prompt.value, settings: s, seed: (sd + state.drawn.length) % 2 ** 32,
-        n, extra: state.drawn });
+      // one stream per text: the draw goes on past the numbers the drawn tokens used, so ten
+      // single draws write what one draw of ten writes; it stops at the end token
+      const r = await call("ch1_draw", { prompt: prompt.value, settings: s, seed: sd, n, extra: state.drawn,
+        stop_at_end: true });
       if (mine !== edits) return;
       r.tokens.forEach((t, i) => {
         state.drawn.push(t);
-        state.drawnInfo.push({ text: r.texts[i], p: r.steps[i].p, top: r.steps[i].top, id: t });
+        state.drawnInfo.push({ text: r.texts[i], p: r.steps[i].p, top: r.steps[i].top, id: t, survivors: r.steps[i].survivors });
       });
       await update();
     });
@@ -173,7 +214,15 @@ export function mountSamplerPanel(root) {
   reset.onclick = changed;
   prompt.addEventListener("input", changed);
   cumulative.addEventListener("change", () => update());
-  return { update };
+  // the prose says where the panel starts
+  setLive(Object.fromEntries(CONTROLS.filter(([f]) => f === "temperature" || f === "top_p")
+    .map(([f, , , , , def]) => [f === "temperature" ? "panel.default_T" : "panel.default_top_p", String(def)])));
+  // the playground writes with the panel's prompt and settings, read when it writes
+  function current() {
+    const s = settings();
+    return s ? { prompt: prompt.value, settings: s } : null;
+  }
+  return { update, current };
 }
 
 function stat(label, value, id) {
@@ -183,7 +232,7 @@ function stat(label, value, id) {
 function barRow(label, p, q, kept, max, tail = false) {
   const w = Math.max(0.5, (100 * p) / max);
   return el("div", { class: "bar-row" + (kept ? "" : " filtered") + (tail ? " tail" : "") },
-    el("span", { class: "bar-label", text: tokenLabel(label) }),
+    el("span", { class: "bar-label", text: tail ? label : tokenLabel(label) }),
     el("span", { class: "bar-track" }, el("span", { class: "bar-fill", style: { width: `${w}%` } })),
-    el("span", { class: "bar-value", text: `${(100 * p).toFixed(p < 0.001 ? 3 : 1)}%` + (kept && q !== p ? ` → ${(100 * q).toFixed(1)}%` : "") }));
+    el("span", { class: "bar-value", text: fmtPct(p) + (kept && q !== p ? ` → ${fmtPct(q)}` : "") }));
 }
