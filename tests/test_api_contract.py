@@ -10,7 +10,7 @@ import math
 import pytest
 from conftest import ROOT
 
-from decodelab import api, session
+from decodelab import api, ch1, session
 
 CALLED: set = set()
 
@@ -366,7 +366,7 @@ def test_ch1_draw_one_stream_stop_at_end_and_length():
 def test_cumulative_plot_is_what_top_p_measures(settings):
     """The cumulative curve is the mass top-p sums: after top-k, rescaled to 1 at rank k. So the
     first plotted rank where it reaches p is the number of tokens the filters kept."""
-    v = call("ch1_view", prompt="The little dog ran to the park. He saw a", settings=settings)
+    v = call("ch1_view", prompt=ch1.OPENINGS[1], settings=settings)
     ranks, cum = v["plot"]["rank"], v["plot"]["cum"]
     k = settings["top_k"]
     if k:

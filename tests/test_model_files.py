@@ -136,3 +136,22 @@ def test_int8_costs_little_against_float_on_held_out_text():
     nf, _ = reference.stream_nll(fw, b.config, stream)
     delta = (nq - nf) / n
     assert abs(delta) <= 0.01, f"int8 costs {delta:.4f} nats/token"
+
+
+def test_the_bundle_carries_its_held_out_figures():
+    """The export measures the model on valid.txt and writes the figures into the bundle's
+    metadata, so the page shows them without a number typed into HTML."""
+    import math
+
+    h = read_bundle((MODELS / "main.dlm").read_bytes()).meta["heldout"]
+    assert h["split"] == "valid.txt" and h["stories"] == 1250
+    for path in ("float", "int8"):
+        f = h[path]
+        # bits per byte is nats over all tokens / ln 2 / bytes: the two figures agree
+        assert math.isclose(f["bits_per_byte"], f["nats_per_token"] * h["tokens"] / math.log(2) / h["bytes"], rel_tol=1e-9)
+    assert abs(h["int8"]["nats_per_token"] - h["float"]["nats_per_token"]) <= 0.01
+    sweep = h["requant"]
+    for scheme in ("row", "matrix", "group32"):
+        nats = [sweep[scheme][str(b)]["nats_per_token"] for b in (6, 4, 2)]
+        assert nats[0] <= nats[1] <= nats[2]  # fewer bits never help
+    assert sweep["group32"]["3"]["nats_per_token"] <= sweep["matrix"]["3"]["nats_per_token"]

@@ -19,7 +19,7 @@ from .session import endpoint, session
 # openings are two of them (the prose names them by their text).
 OPENINGS = [
     "Once upon a time, there was a little",
-    "The little dog ran to the park. He saw a",
+    "The little girl looked at the",
     "Lily and Tom went to the beach. They",
     "One day, a big bird flew down and said,",
 ]

@@ -8,9 +8,9 @@ import { endMark } from "./tokens.js";
 
 export function mountGreedyLoops(root) {
   // the first opening runs to the end of its story; the second loops at once
-  const a = el("input", { type: "text", id: "gl-a", value: "Lily and Tom went to the beach. They", size: 42,
+  const a = el("input", { type: "text", id: "gl-a", value: "Once upon a time, there was a little girl named Lily.", size: 42,
     maxlength: 2000, "aria-label": "first opening" });
-  const b = el("input", { type: "text", id: "gl-b", value: "The cat sat on the mat. The cat", size: 42,
+  const b = el("input", { type: "text", id: "gl-b", value: "Lily and Tom went to the beach. They", size: 42,
     maxlength: 2000, "aria-label": "second opening" });
   const pen = el("input", { type: "range", id: "gl-penalty", min: 1, max: 2, step: 0.05, value: 1, "aria-label": "repetition penalty" });
   const penOut = el("output", { id: "gl-penalty-out", text: "1.00" });

@@ -25,7 +25,9 @@ export function tokenSpan(text, p, onclick, id, extraClass = "") {
   if (onclick) {
     s.tabIndex = 0;
     s.setAttribute("role", "button");
-    s.setAttribute("aria-label", `token ${tokenLabel(text)}, drawn with probability ${fmtPct(p)}: show where it came from`);
+    // the name begins with the visible text (what a voice-control user says to click it)
+    const visible = s.textContent.replace(/\s+/g, " ").trim();
+    s.setAttribute("aria-label", `${visible || tokenLabel(text)}: token drawn with probability ${fmtPct(p)}, show where it came from`);
     s.addEventListener("click", () => onclick(s));
     s.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(s); } });
   }
