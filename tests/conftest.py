@@ -82,3 +82,19 @@ def ready_page(browser, site):
     ctx.close()
     assert not pg.blocked, f"the page tried to reach other origins: {pg.blocked}"
     assert not pg.console_errors, f"console errors: {pg.console_errors}"
+
+
+@pytest.fixture(scope="module")
+def hf():
+    """HF tokenizers' own encoder over the shipped tokenizer file (the parity tests' oracle)."""
+    from tokenizers import Tokenizer as HF
+
+    return HF.from_file(str(ROOT / "models" / "tokenizer.json"))
+
+
+@pytest.fixture(scope="module")
+def ours():
+    """Our pure-Python encoder, from the shipped bundle."""
+    from decodelab.bundle import read_bundle, tokenizer_from_bundle
+
+    return tokenizer_from_bundle(read_bundle((ROOT / "models" / "main.dlm").read_bytes()))

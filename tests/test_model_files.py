@@ -20,18 +20,6 @@ EDGE_CASES = ["", " ", "  ", "\n", "\n\n", " \n ", "a", "  hi", "a  b", "x\n\n y
               "Ωmega ß ﬁ", "\u200b zero width", "a\r\nb"]
 
 
-@pytest.fixture(scope="module")
-def hf():
-    from tokenizers import Tokenizer as HF
-
-    return HF.from_file(str(MODELS / "tokenizer.json"))
-
-
-@pytest.fixture(scope="module")
-def ours():
-    return tokenizer_from_bundle(read_bundle((MODELS / "main.dlm").read_bytes()))
-
-
 def test_bundle_tokenizer_is_the_shipped_one(hf, ours):
     assert ours.vocab_size == hf.get_vocab_size()
     assert ours.eot_id == hf.token_to_id("<|endoftext|>")

@@ -13,7 +13,6 @@ import pytest
 from conftest import py
 
 from decodelab import unicode_classes
-from decodelab.bundle import read_bundle, tokenizer_from_bundle
 from decodelab.training.unicode_table import OUT, hf_classes, render, runs
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -21,18 +20,6 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 # letter), and numbers of 16, each followed by a contraction and a digit run
 NEWER_THAN_CPYTHON_311 = ["\u1c89's", "\U0001E4D0'll", "\U00011F04'd", "\U00010D4A's", "\U000113B8't",
                           "\U00016D40's", "\U0001CCF0x", "\U00016FF0'm 12"]
-
-
-@pytest.fixture(scope="module")
-def hf():
-    from tokenizers import Tokenizer as HF
-
-    return HF.from_file(str(MODELS / "tokenizer.json"))
-
-
-@pytest.fixture(scope="module")
-def ours():
-    return tokenizer_from_bundle(read_bundle((MODELS / "main.dlm").read_bytes()))
 
 
 def test_table_equals_hf_on_every_code_point():
