@@ -7,7 +7,6 @@ differently. The table is generated from HF tokenizers; these tests hold all thr
 import hashlib
 import json
 import unicodedata
-from pathlib import Path
 
 import pytest
 from conftest import py
@@ -15,7 +14,6 @@ from conftest import py
 from decodelab import unicode_classes
 from decodelab.training.unicode_table import OUT, hf_classes, render, runs
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
 # letters of Unicode 15 and 16 (Nag Mundari, Kawi, Garay, Tulu-Tigalari, a new Cyrillic
 # letter), and numbers of 16, each followed by a contraction and a digit run
 NEWER_THAN_CPYTHON_311 = ["\u1c89's", "\U0001E4D0'll", "\U00011F04'd", "\U00010D4A's", "\U000113B8't",
