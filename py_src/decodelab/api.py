@@ -17,7 +17,7 @@ import traceback
 
 from . import ch1, ch2, ch3, perf  # noqa: F401  (importing registers their endpoints)
 from . import sampler as S
-from .errors import InputError
+from .errors import InputError, ModelNotLoaded
 from .kernelcheck import run_check
 from .session import ENDPOINTS, endpoint, session
 
@@ -40,7 +40,10 @@ def dispatch(name: str, args_json: str) -> str:
         except ValueError:  # inf or NaN in a result: say so instead of JSON's own words
             raise InputError("these values give a result too large to show; try smaller ones", "result") from None
     except InputError as e:
-        return json.dumps({"ok": False, "error": {"type": "InputError", "message": str(e), "field": e.field}})
+        err = {"type": "InputError", "message": str(e), "field": e.field}
+        if isinstance(e, ModelNotLoaded):
+            err["model"] = e.model  # the worker loads it and calls again (the draft, on first need)
+        return json.dumps({"ok": False, "error": err})
     except Exception as e:  # anything else is a bug or a broken file: report it, keep the worker alive
         return json.dumps({"ok": False, "error": {"type": type(e).__name__, "message": str(e),
                                                     "trace": traceback.format_exc(limit=6)}})

@@ -89,7 +89,7 @@ def bench_kernel(web: Path, json_path: Path | None, rounds: int = 5) -> dict:
 
 # ---- startup --------------------------------------------------------------------------------------
 
-def _first_distribution(page, url: str, timeout: float = 120_000) -> dict:
+def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_000) -> dict:
     """Navigate; time navigation -> worker ready and -> the panel's first distribution drawn, and
     count the bytes that came over the network (the page's and the worker's requests)."""
     sizes = []
@@ -101,53 +101,68 @@ def _first_distribution(page, url: str, timeout: float = 120_000) -> dict:
         except Exception:  # a request that failed or was served from memory has no sizes
             pass
 
-    page.on("requestfinished", done)
-    page.goto(url + "/")
+    page.context.on("requestfinished", done)  # the context hears the worker's requests too
+    page.goto(url + path)
     page.wait_for_function("() => document.body.dataset.ready", timeout=timeout)
     page.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates", timeout=timeout)
     page.wait_for_timeout(300)  # let the last requests report
-    page.remove_listener("requestfinished", done)
+    page.context.remove_listener("requestfinished", done)
     t = page.evaluate("""() => {
         const nav = performance.getEntriesByType('navigation')[0];
         return {ready_ms: window.__readyAt, first_ms: window.__firstDistributionAt,
-                stages: window.__bootStages, dom_ms: nav ? nav.domContentLoadedEventEnd : null};
+                stages: window.__bootStages, dom_ms: nav ? nav.domContentLoadedEventEnd : null,
+                python: document.body.dataset.pythonStart};
     }""")
     t["bytes"] = sum(sizes)
     t["requests"] = len(sizes)
     return t
 
 
+def _cold_and_repeat(browser, url: str, path: str, n: int) -> tuple[list, list]:
+    cold, warm = [], []
+    for _ in range(n):
+        ctx = browser.new_context()
+        cold.append(_first_distribution(ctx.new_page(), url, path))
+        ctx.close()
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    _first_distribution(page, url, path)
+    for _ in range(n):
+        warm.append(_first_distribution(page, url, path))
+    ctx.close()
+    return cold, warm
+
+
 def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
     """Cold (a new browser context: empty cache) and repeat visits (the same context, reloaded,
     so the browser's HTTP cache works: no request interception here, since Playwright's routing
-    turns the cache off). Medians of n, in seconds from navigation."""
-    cold, warm = [], []
-    with chromium(web) as (browser, url):
-        for _ in range(n):
-            ctx = browser.new_context()
-            cold.append(_first_distribution(ctx.new_page(), url))
-            ctx.close()
-        ctx = browser.new_context()
-        page = ctx.new_page()
-        _first_distribution(page, url)
-        for _ in range(n):
-            warm.append(_first_distribution(page, url))
-        ctx.close()
-
+    turns the cache off), for the page as shipped (Python restored from the memory snapshot)
+    and for its fallback (?snapshot=0: Python started and decodelab imported from .pyc).
+    Medians of n, in seconds from navigation."""
     def med(rs, k):
         vals = [r[k] for r in rs if r.get(k) is not None]
         return statistics.median(vals) / 1000 if vals else None
 
-    data = {"cold_first_distribution_s": med(cold, "first_ms"), "cold_ready_s": med(cold, "ready_ms"),
-            "repeat_first_distribution_s": med(warm, "first_ms"), "repeat_ready_s": med(warm, "ready_ms"),
-            "cold_bytes": statistics.median(r["bytes"] for r in cold), "repeat_bytes": statistics.median(r["bytes"] for r in warm),
-            "cold_all": cold, "repeat_all": warm, "stages_first_cold": cold[0]["stages"]}
-    print(f"navigation -> first distribution drawn, median of {n}: cold {data['cold_first_distribution_s']:.2f} s, "
-          f"repeat visit {data['repeat_first_distribution_s']:.2f} s")
-    print(f"navigation -> worker ready: cold {data['cold_ready_s']:.2f} s, repeat {data['repeat_ready_s']:.2f} s")
-    print(f"bytes over the network: cold {data['cold_bytes'] / 1e6:.1f} MB, repeat {data['repeat_bytes'] / 1e6:.2f} MB")
-    print("stages of the first cold load (s since the worker started):",
-          ", ".join(f"{k} {v:.2f}" for k, v in (cold[0]["stages"] or {}).items()))
+    data = {}
+    with chromium(web) as (browser, url):
+        for name, path in (("snapshot", "/"), ("fallback", "/?snapshot=0")):
+            cold, warm = _cold_and_repeat(browser, url, path, n)
+            paths = {r["python"] for r in cold + warm}
+            d = data[name] = {
+                "python_start": sorted(paths),
+                "cold_first_distribution_s": med(cold, "first_ms"), "cold_ready_s": med(cold, "ready_ms"),
+                "repeat_first_distribution_s": med(warm, "first_ms"), "repeat_ready_s": med(warm, "ready_ms"),
+                "cold_first_distribution_range_s": [min(r["first_ms"] for r in cold) / 1000, max(r["first_ms"] for r in cold) / 1000],
+                "cold_bytes": statistics.median(r["bytes"] for r in cold),
+                "repeat_bytes": statistics.median(r["bytes"] for r in warm),
+                "cold_all": cold, "repeat_all": warm, "stages_first_cold": cold[0]["stages"]}
+            print(f"[{name}: Python {'/'.join(paths)}] navigation -> first distribution drawn, median of {n}: "
+                  f"cold {d['cold_first_distribution_s']:.2f} s (range {d['cold_first_distribution_range_s'][0]:.2f}-"
+                  f"{d['cold_first_distribution_range_s'][1]:.2f}), repeat visit {d['repeat_first_distribution_s']:.2f} s")
+            print(f"[{name}] navigation -> worker ready: cold {d['cold_ready_s']:.2f} s, repeat {d['repeat_ready_s']:.2f} s; "
+                  f"bytes over the network: cold {d['cold_bytes'] / 1e6:.1f} MB, repeat {d['repeat_bytes'] / 1e6:.2f} MB")
+            print(f"[{name}] stages of the first cold load (s since the worker started):",
+                  ", ".join(f"{k} {v:.2f}" for k, v in (cold[0]["stages"] or {}).items()))
     write_json(json_path, data)
     return data
 

@@ -7,3 +7,13 @@ class InputError(ValueError):
     def __init__(self, message: str, field: str | None = None):
         super().__init__(message)
         self.field = field
+
+
+class ModelNotLoaded(InputError):
+    """An endpoint needs a model the page has not loaded yet. The worker loads the draft model
+    only when something first needs it (start-up stays short): it sees `model` in the error,
+    loads that model and repeats the call once."""
+
+    def __init__(self, model: str):
+        super().__init__(f"the {model} model is not loaded", "model")
+        self.model = model

@@ -75,9 +75,9 @@ class Session:
     def engine(self, name: str = "main"):
         e = self.engines.get(name)
         if e is None:
-            from .errors import InputError
+            from .errors import ModelNotLoaded
 
-            raise InputError(f"the {name} model is not loaded", "model")
+            raise ModelNotLoaded(name)
         return e
 
     def bits_engine(self):

@@ -92,10 +92,12 @@ class Tokenizer:
         self.special = dict(special)
         self.eot_id = self.special[EOT]
         self._cache: dict[str, tuple[int, ...]] = {}
-        self._bytes = [self._token_bytes(t, i) for i, t in enumerate(vocab)]
+        special_ids = set(self.special.values())  # once, not once per token (model load time)
+        self._bytes = [self._token_bytes(t, i in special_ids) for i, t in enumerate(vocab)]
 
-    def _token_bytes(self, tok: str, i: int) -> bytes:
-        if i in self.special.values():
+    @staticmethod
+    def _token_bytes(tok: str, special: bool) -> bytes:
+        if special:
             return tok.encode("utf-8")
         return bytes(CHAR_TO_BYTE[c] for c in tok)
 

@@ -80,12 +80,22 @@ function post(id, fn, args) {
   worker.postMessage({ id, fn, args });
 }
 
+// The first worker is started by boot.js in <head> (as early as the page allows); later ones
+// (after Stop or a crash) here.
+function adoptOrCreateWorker() {
+  const early = window.__decodelabWorker;
+  window.__decodelabWorker = null;
+  if (early) return early;
+  const url = new URL("./worker.js", import.meta.url);
+  url.search = location.search; // lets ?kernel=scalar reach the worker
+  return { worker: new Worker(url, { type: "module" }), early: [] };
+}
+
 export function start() {
   if (worker) return;
   const gen = ++generation;
-  const url = new URL("./worker.js", import.meta.url);
-  url.search = location.search; // lets ?kernel=scalar reach the worker
-  worker = new Worker(url, { type: "module" });
+  const made = adoptOrCreateWorker();
+  worker = made.worker;
   state = "booting";
   armBootTimer();
   worker.onmessage = (ev) => {
@@ -119,6 +129,12 @@ export function start() {
       ". Reload the page; if this persists, the site's files are incomplete." });
     else restart("The engine stopped unexpectedly and has been restarted.");
   };
+  // what the worker said before this module was loaded, in order; after the current task, so
+  // the listeners the page adds right after start() hear it too
+  const w = worker;
+  if (made.early.length) setTimeout(() => {
+    for (const [kind, ev] of made.early.splice(0)) (kind === "error" ? w.onerror : w.onmessage)(ev);
+  }, 0);
 }
 
 // End the worker now and boot a new one. Pending calls fail with StoppedError(why).

@@ -63,8 +63,10 @@ function bootUi() {
     stageEl.textContent = `Ready in ${(info.ms / 1000).toFixed(2)} s: Python ${info.python}, ` +
       `${["scalar", "SIMD", "relaxed-SIMD"][info.simd_level] || "scalar"} kernel.`;
     const n = document.getElementById("kernel-notice");
-    n.textContent = info.kernelNotice || "";
-    n.hidden = !info.kernelNotice;
+    const notices = [info.kernelNotice, info.pythonNotice].filter(Boolean); // fallbacks taken, in words
+    n.textContent = notices.join(" ");
+    n.hidden = !notices.length;
+    document.body.dataset.pythonStart = info.pythonStart; // "snapshot" or "import" (tests, bench)
     document.getElementById("boot-error").hidden = true;
     document.body.dataset.ready = "1";
   });
@@ -115,7 +117,6 @@ function mountAll() {
   bootUi();
   stopBar();
   typesetAll(document);
-  startLive(); // chapter 1's numbers in the prose (ch1-live.js); widgets fill their own keys
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
   // the naive loop's cell runs the very code the prose prints
   const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
@@ -135,6 +136,9 @@ function mountAll() {
   persistInputs(document); // after mounting (the widgets made the inputs), before anything reads them
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });
+  // chapter 1's numbers in the prose (ch1-live.js; widgets fill their own keys): its calls go
+  // after the widgets' first ones, so the panel's first distribution is not kept waiting
+  startLive();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);

@@ -197,7 +197,8 @@ export function serial(buttons, status, fields = {}, { queueOne = false } = {}) 
       shown = !(e && e.field && fields[e.field]);
       return undefined;
     } finally {
-      buttons.forEach((b, i) => { b.disabled = false; b.removeAttribute("aria-busy"); b.classList.remove("busy"); b.textContent = labels[i]; });
+      // a button marked unavailable (its widget lost a part it needs) stays off
+      buttons.forEach((b, i) => { b.disabled = Boolean(b.dataset.unavailable); b.removeAttribute("aria-busy"); b.classList.remove("busy"); b.textContent = labels[i]; });
       running = false;
       if (waiting) { const next = waiting; waiting = null; next(); }
     }

@@ -101,40 +101,105 @@ async function loadComparisonKernels(info) {
   return out;
 }
 
-async function boot() {
-  progress("files", "reading the build manifest");
-  let info;
+// ---- Python: restored from the build's memory snapshot, or started from scratch ------------------
+
+// The snapshot ships gzip-compressed (build.py says why); a server that already decoded it
+// (Content-Encoding) hands over the raw memory image, which is used as it is. The browser's
+// DecompressionStream checks gzip's CRC, so a damaged file fails here, not inside Python.
+async function fetchSnapshot(snap) {
+  const bytes = await fetchBytes(abs(snap.url), "the Python memory snapshot");
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const mem = new Uint8Array(await new Response(stream).arrayBuffer());
+  if (mem.length < snap.memory_bytes) throw new Error("the snapshot file is incomplete");
+  return mem;
+}
+
+function stdlibError(e) {
+  return new Error(/Program terminated|exit\(1\)|python_stdlib/i.test(e.message)
+    ? `Python's standard library (python_stdlib.zip) is missing or damaged. ${REMEDY}` : e.message);
+}
+
+// Restore the snapshot (decodelab already imported in it) if it is there and matches this
+// build; otherwise start Python and import decodelab (the .pyc path, about half a second
+// slower), with a one-line notice saying why. Either way the package zip is written to the
+// file system (imports made later and tracebacks read it) and returned with Python running.
+async function startPython(infoP, packageP) {
+  const start = (extra) => withTimeout(loadPyodide({ indexURL: abs("pyodide/"), packages: [], ...extra }),
+    PYODIDE_TIMEOUT_MS, "Starting Python (Pyodide)");
+  let notice = "";
+  if (params.get("snapshot") !== "0") { // ?snapshot=0: from scratch (tests compare the two paths)
+    progress("pyodide", "restoring Python from the snapshot");
+    try {
+      // Pyodide fetches and compiles its wasm while the snapshot is still downloading
+      const snapshotP = infoP.then((info) => {
+        if (!info.snapshot) throw new Error("this build has none");
+        return fetchSnapshot(info.snapshot);
+      });
+      snapshotP.catch(() => {}); // its failure is handled below, through loadPyodide
+      const pyodide = await start({ _loadSnapshot: snapshotP });
+      // what the snapshot already imported works without the standard library's zip, but the
+      // reader's cell (import csv) would not: a missing zip fails here, as it does otherwise
+      const stdlib = pyodide.runPython("import os, sys; os.path.exists(f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip')");
+      if (!stdlib) throw Object.assign(stdlibError(new Error("python_stdlib")), { fatal: true });
+      const info = await infoP;
+      pyodide.FS.writeFile(info.package_mount, await packageP);
+      const tag = pyodide.runPython("import sys; getattr(sys, '_decodelab_snapshot', '')");
+      if (tag !== info.package_sha256) throw new Error("it was made from another build of our Python package");
+      // state frozen in the snapshot that must differ per visit: Python's own random stream
+      pyodide.runPython("import random; random.seed()");
+      return { pyodide, path: "snapshot", notice };
+    } catch (e) {
+      if (e.fatal || /did not finish within/.test(e.message)) throw e;
+      await infoP; // no manifest: that is the error to report (boot() does)
+      const why = String(e.message || e).split("\n")[0].replace(REMEDY, "").replace(/[.\s]+$/, "");
+      notice = `Python started without its memory snapshot (${why}), ` +
+        "so the page took a little longer to come alive.";
+      console.warn("decodelab:", notice);
+    }
+  }
+  progress("pyodide", "starting Python");
+  const pyodide = await start({}).catch((e) => { throw stdlibError(e); });
+  // our package: a zip of .pyc (with the .py beside them, for tracebacks) put on sys.path;
+  // micropip stays out of the start-up path and is loaded only if the reader's cell asks for it
+  progress("package", "adding the decodelab package");
+  const info = await infoP;
+  pyodide.FS.writeFile(info.package_mount, await packageP);
+  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.package_mount)})`);
+  return { pyodide, path: "import", notice };
+}
+
+async function readManifest() {
   try {
-    info = JSON.parse(new TextDecoder().decode(await fetchBytes(abs("build-info.json?t=" + Date.now()), "the build manifest")));
+    return JSON.parse(new TextDecoder().decode(await fetchBytes(abs("build-info.json?t=" + Date.now()), "the build manifest")));
   } catch (e) {
     throw new Error(e instanceof SyntaxError ? `The build manifest (build-info.json) is damaged. ${REMEDY}` : e.message);
   }
+}
 
-  // Start independent downloads at once; Pyodide's own start-up dominates.
+async function boot() {
+  progress("files", "reading the build manifest");
+  const infoP = readManifest();
+  infoP.catch(() => {});
+  // Python starts at once, beside the manifest (Pyodide's files have fixed names; only the
+  // snapshot's and our package's names come from the manifest): its start-up is the long pole.
+  const packageP = infoP.then((info) => fetchBytes(abs(info.package), "the decodelab Python package"));
+  packageP.catch(() => {});
+  const pythonP = startPython(infoP, packageP);
+  pythonP.catch(() => {});
+  const info = await infoP; // a missing or damaged manifest is the error to report, not Python's
+
+  // Start independent downloads at once.
   const kernelP = loadKernel(info);
   kernelP.catch(() => {});
   // the speed race's extra kernels are optional: if they fail, only that widget says so
   const comparisonP = loadComparisonKernels(info).catch((e) => ({ error: String(e.message || e) }));
-  const packageP = fetchBytes(abs(info.package), "the decodelab Python package");
-  packageP.catch(() => {});
   const modelP = (name) => fetchBytes(abs(info.models[name]), `the ${name} model file`);
   const mainP = modelP("main");
   mainP.catch(() => {});
-  const draftP = info.models.draft ? modelP("draft") : Promise.reject(new Error("the draft model is not part of this build"));
-  draftP.catch(() => {});
 
-  progress("pyodide", "starting Python");
-  const pyodide = await withTimeout(loadPyodide({ indexURL: abs("pyodide/"), packages: [] }), PYODIDE_TIMEOUT_MS,
-    "Starting Python (Pyodide)").catch((e) => {
-    throw new Error(/Program terminated|exit\(1\)|python_stdlib/i.test(e.message)
-      ? `Python's standard library (python_stdlib.zip) is missing or damaged. ${REMEDY}` : e.message);
-  });
-
-  // our package: a zip of .pyc (with the .py beside them, for tracebacks) put on sys.path;
-  // micropip stays out of the start-up path and is loaded only if the reader's cell asks for it
-  progress("package", "adding the decodelab package");
-  pyodide.FS.writeFile(info.package_mount, await packageP);
-  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.package_mount)})`);
+  const py = await pythonP;
+  const pyodide = py.pyodide;
   progress("kernel", "instantiating the wasm kernel");
   const kernel = await kernelP;
   pyodide.registerJsModule("decodelab_kernel", { exports: kernel.exports, name: kernel.name });
@@ -158,11 +223,20 @@ async function boot() {
     return r.result[name];
   };
   const models = { main: await load("main", mainP) };
-  try {
-    models.draft = await load("draft", draftP);
-  } catch (e) { // only the live speculative widget needs the draft
-    self.postMessage({ type: "optional", what: "draft", message: e.message });
-  }
+
+  // The draft model is fetched and loaded when a call first needs it (Python says which model
+  // is missing); if it cannot be, only the live speculative widget loses it.
+  const lazy = {};
+  const loadOnNeed = (name) => {
+    if (!lazy[name]) {
+      lazy[name] = (async () => {
+        if (!info.models[name]) throw new Error(`the ${name} model is not part of this build`);
+        models[name] = await load(name, modelP(name));
+      })();
+      lazy[name].catch((e) => self.postMessage({ type: "optional", what: name, message: e.message }));
+    }
+    return lazy[name];
+  };
 
   let micropipLoaded = false;
   const answer = async (ev) => {
@@ -171,11 +245,23 @@ async function boot() {
       micropipLoaded = true; // the reader's cell wants it: load it now, from our own origin
       try { await pyodide.loadPackage(abs(info.micropip), { messageCallback: () => {} }); } catch { /* the cell reports the ImportError */ }
     }
-    let reply;
-    try {
-      reply = JSON.parse(dispatch(fn, JSON.stringify(args ?? {})));
-    } catch (e) {
-      reply = { ok: false, error: { type: "WorkerError", message: String(e.message || e) } };
+    const run = () => {
+      try {
+        return JSON.parse(dispatch(fn, JSON.stringify(args ?? {})));
+      } catch (e) {
+        return { ok: false, error: { type: "WorkerError", message: String(e.message || e) } };
+      }
+    };
+    let reply = run();
+    const missing = !reply.ok && reply.error.model;
+    if (missing && info.models[missing]) { // a failed load answers with its first error
+      try {
+        await loadOnNeed(missing);
+        reply = run();
+      } catch (e) {
+        reply = { ok: false, error: { type: "InputError", field: "model",
+                                      message: `The ${missing} model could not be loaded: ${e.message}` } };
+      }
     }
     self.postMessage({ id, ...reply });
   };
@@ -185,6 +271,7 @@ async function boot() {
   self.postMessage({
     type: "ready",
     info: { ...hello.result, models, kernelNotice: kernel.notice, ms: performance.now() - t0,
+            pythonStart: py.path, pythonNotice: py.notice,
             speedRace: !comparison.error },
   });
   for (const ev of early.splice(0)) self.onmessage(ev);

@@ -11,7 +11,7 @@ export function mountLiveSpec(root) {
   root.append(el("h3", { text: "A real draft and target, in this page" }),
     el("div", { class: "controls" }, el("label", {}, "γ ", gamma), mode, run), out, text);
   // only this widget needs the draft model: if it did not load, this widget says so and the rest works
-  on("optional", (m) => { if (m.what === "draft") { run.disabled = true; out.textContent = `The live pair is unavailable: ${m.message}`; out.dataset.unavailable = "1"; } });
+  on("optional", (m) => { if (m.what === "draft") { run.disabled = true; run.dataset.unavailable = "1"; out.textContent = `The live pair is unavailable: ${m.message}`; out.dataset.unavailable = "1"; } });
   const once = serial([run], out, { gamma, mode });
   run.onclick = () => once(async () => {
     const g = readNumber(gamma, { label: "γ", min: 0, max: 32, integer: true });

@@ -1,0 +1,144 @@
+"""Start-up paths: the page restored from the build's memory snapshot and the page that starts
+Python from scratch (?snapshot=0, the fallback) answer every endpoint the same; a damaged or
+missing snapshot falls back with a one-line notice; the draft model loads on first need."""
+import json
+import re
+
+import pytest
+from conftest import ROOT, guarded_page, open_ready, py
+
+from decodelab import api  # noqa: F401  (importing registers every endpoint)
+from decodelab.session import ENDPOINTS
+
+PROMPT = "Once upon a time, there was a little girl named Lily. She"
+SETTINGS = {"temperature": 0.8, "top_k": 40, "top_p": 0.95, "min_p": 0.02, "repetition_penalty": 1.1}
+
+# One call per endpoint, with arguments a widget would send. The answers must be identical on
+# both paths, except what is a measurement of time (TIMED below) and load_models/ping, whose
+# answers are compared by the fields that describe the model and the kernel.
+CALLS = [
+    ("ch1_view", {"prompt": PROMPT, "settings": SETTINGS, "seed": 7}),
+    ("ch1_draw", {"prompt": PROMPT, "settings": SETTINGS, "seed": 7, "n": 12}),
+    ("ch1_tokenize", {"prompt": PROMPT}),
+    ("ch1_prose", {"prompt": PROMPT}),
+    ("ch1_prose_fixed", {}),
+    ("ch1_four", {"prompt": PROMPT, "temps": [0, 0.5, 1, 1.5], "seed": 3, "n": 12}),
+    ("ch1_loops", {"openings": ["Once upon a time"], "n": 20}),
+    ("ch1_long", {"prompt": PROMPT, "seed": 5, "n": 40, "stop_at_end": True}),
+    ("run_cell", {"code": "import random, csv\nprint(sum(range(10)), csv.__name__)"}),
+    ("ch2_kv_race", {"prompt": PROMPT, "n": 8}),
+    ("ch2_outliers", {"rows": 8, "cols": 64, "outlier": 20.0}),
+    ("ch2_requant", {"bits": 4, "scheme": "row"}),
+    ("ch2_speed", {"variant": "main", "n": 8, "warmup": 2}),
+    ("ch3_model", {"alpha": 0.8, "gamma": 4, "c_draft": 0.1, "c_verify": 1}),
+    ("ch3_rounds", {"flags": "1101 0 1111", "gamma": 4, "c_draft": 0.1, "c_verify": 1}),
+    ("ch3_sampling", {"p": [0.5, 0.3, 0.2], "q": [0.2, 0.5, 0.3]}),
+    ("ch3_gate", {}),
+    ("ch3_live", {"prompt": PROMPT, "gamma": 3, "n": 16, "mode": "sample", "seed": 2}),
+    ("bench_generate", {"n": 8}),
+    ("bench_sampler", {"n": 5}),
+    ("bench_requant", {}),
+    ("kernel_check", {"rows": 16, "cols": 64}),
+    ("ping", {}),
+]
+# Keys that hold a time (ms, s, tokens per second and what is computed from them).
+TIMED = re.compile(r"(^|_)(ms|s|us|seconds|time|times|tps|tok_s|per_s|gmacs|gmac_s|speedup|share|costs?|micro|elapsed)($|_)")
+
+
+def scrub(x):
+    """x without the measurements of time (they differ between any two runs)."""
+    if isinstance(x, dict):
+        return {k: scrub(v) for k, v in x.items() if not TIMED.search(k)}
+    if isinstance(x, list):
+        return [scrub(v) for v in x]
+    return x
+
+
+def test_every_endpoint_is_compared():
+    assert {fn for fn, _ in CALLS} | {"load_models"} == set(ENDPOINTS)
+
+
+def answers(browser, site, path):
+    ctx, pg = guarded_page(browser, site)
+    open_ready(pg, path)
+    start = pg.evaluate("() => document.body.dataset.pythonStart")
+    out = {fn: scrub(py(pg, fn, **args)) for fn, args in CALLS}
+    ctx.close()
+    return start, out
+
+
+def test_snapshot_and_scratch_start_answer_every_endpoint_alike(browser, site):
+    start_a, a = answers(browser, site, "/")
+    start_b, b = answers(browser, site, "/?snapshot=0")
+    assert (start_a, start_b) == ("snapshot", "import")
+    assert [fn for fn, _ in CALLS if a[fn] != b[fn]] == []
+
+
+def booted_with(browser, site, body, status=200):
+    ctx, pg = guarded_page(browser, site)
+    pg.route("**/pyodide/decodelab-snapshot.bin*",
+             lambda r: r.fulfill(status=status, body=body, content_type="application/octet-stream"))
+    open_ready(pg)
+    notice = pg.inner_text("#kernel-notice")
+    start = pg.evaluate("() => document.body.dataset.pythonStart")
+    view = py(pg, "ch1_view", prompt=PROMPT, settings=SETTINGS, seed=7)
+    errors = list(pg.console_errors)
+    ctx.close()
+    return start, notice, view, errors
+
+
+@pytest.mark.parametrize("case", ["missing", "truncated", "flipped", "not gzip"])
+def test_a_damaged_or_missing_snapshot_falls_back_with_a_notice(browser, site, case):
+    good = (ROOT / "web" / "pyodide" / "decodelab-snapshot.bin").read_bytes()
+    body, status = {
+        "missing": (b"not found", 404),
+        "truncated": (good[: len(good) // 2], 200),
+        "flipped": (good[:1000] + bytes(b ^ 0xFF for b in good[1000:1400]) + good[1400:], 200),
+        "not gzip": (b"\0" * 4096, 200),
+    }[case]
+    start, notice, view, errors = booted_with(browser, site, body, status)
+    assert start == "import"
+    assert "without its memory snapshot" in notice and "\n" not in notice.strip()
+    assert errors == []
+    assert view["top"], "the page works on the fallback path"
+
+
+def test_the_draft_model_loads_on_first_need(browser, site):
+    ctx, pg = guarded_page(browser, site)
+    urls = []
+    ctx.on("request", lambda r: urls.append(r.url))  # the worker's requests too
+    open_ready(pg)
+    py(pg, "ch1_view", prompt=PROMPT, settings=SETTINGS, seed=7)
+    before = [u for u in urls if "draft.dlm" in u]
+    r = py(pg, "ch3_live", prompt=PROMPT, gamma=2, n=8, mode="greedy", seed=1)
+    after = [u for u in urls if "draft.dlm" in u]
+    ctx.close()
+    assert r["text"] and before == [] and len(after) == 1
+
+
+def test_pythons_random_stream_differs_between_visits(browser, site):
+    """The snapshot froze the interpreter after `random` was seeded; the worker reseeds it."""
+    draws = []
+    for _ in range(2):
+        ctx, pg = guarded_page(browser, site)
+        open_ready(pg)
+        assert pg.evaluate("() => document.body.dataset.pythonStart") == "snapshot"
+        draws.append(py(pg, "run_cell", code="import random\nprint(random.random())")["output"])
+        ctx.close()
+    assert draws[0] != draws[1]
+
+
+def test_a_missing_model_is_named_for_the_worker():
+    """The worker loads the draft on first need: Python's error must say which model it lacks."""
+    from decodelab import session as S
+    from decodelab.errors import ModelNotLoaded
+
+    with pytest.raises(ModelNotLoaded) as e:
+        S.Session().engine("draft")
+    assert e.value.model == "draft" and e.value.field == "model"
+    S.ENDPOINTS["_needs_a_model"] = lambda: S.Session().engine("draft")
+    try:
+        r = json.loads(api.dispatch("_needs_a_model", "{}"))
+    finally:
+        del S.ENDPOINTS["_needs_a_model"]
+    assert r["error"]["model"] == "draft" and r["error"]["type"] == "InputError"
