@@ -186,16 +186,17 @@ def test_a_damaged_draft_disables_only_the_live_pair(browser, site):
     ctx.close()
 
 
-@pytest.mark.parametrize("missing, expect", [
-    ("pyodide/pyodide.asm.wasm", "Reload the page"),
-    ("pyodide/python_stdlib.zip", "python_stdlib.zip"),
-    ("models/main.dlm", "main.dlm"),
-    ("build-info.json", "build-info.json"),
+@pytest.mark.parametrize("missing, expect, path", [
+    ("pyodide/pyodide.asm.wasm", "Reload the page", "/"),
+    ("pyodide/python_stdlib_source.zip", "python_stdlib_source.zip", "/"),  # the snapshot path's stdlib
+    ("pyodide/python_stdlib.zip", "python_stdlib.zip", "/?snapshot=0"),     # the fallback's
+    ("models/main.dlm", "main.dlm", "/"),
+    ("build-info.json", "build-info.json", "/"),
 ])
-def test_a_missing_file_gives_a_named_message_and_a_next_step(browser, site, missing, expect):
+def test_a_missing_file_gives_a_named_message_and_a_next_step(browser, site, missing, expect, path):
     ctx, pg = fresh(browser, site)
     pg.route(f"**/{missing}*", lambda r: r.fulfill(status=404, body="not here"))
-    pg.goto(site + "/")
+    pg.goto(site + path)
     pg.wait_for_function("() => document.body.dataset.ready", timeout=90_000)
     assert pg.evaluate("document.body.dataset.ready") == "failed"
     msg = pg.inner_text("#boot-error")

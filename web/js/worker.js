@@ -115,9 +115,9 @@ async function fetchSnapshot(snap) {
   return mem;
 }
 
-function stdlibError(e) {
+function stdlibError(e, file = "python_stdlib.zip") {
   return new Error(/Program terminated|exit\(1\)|python_stdlib/i.test(e.message)
-    ? `Python's standard library (python_stdlib.zip) is missing or damaged. ${REMEDY}` : e.message);
+    ? `Python's standard library (${file}) is missing or damaged. ${REMEDY}` : e.message);
 }
 
 // Restore the snapshot (decodelab already imported in it) if it is there and matches this
@@ -137,11 +137,13 @@ async function startPython(infoP, packageP) {
         return fetchSnapshot(info.snapshot);
       });
       snapshotP.catch(() => {}); // its failure is handled below, through loadPyodide
-      const pyodide = await start({ _loadSnapshot: snapshotP });
+      // the stdlib zip the snapshot was made over (its .py files: build.py says why)
+      const stdLibURL = abs((await infoP).snapshot?.stdlib_url || "pyodide/python_stdlib.zip");
+      const pyodide = await start({ _loadSnapshot: snapshotP, stdLibURL });
       // what the snapshot already imported works without the standard library's zip, but the
       // reader's cell (import csv) would not: a missing zip fails here, as it does otherwise
       const stdlib = pyodide.runPython("import os, sys; os.path.exists(f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip')");
-      if (!stdlib) throw Object.assign(stdlibError(new Error("python_stdlib")), { fatal: true });
+      if (!stdlib) throw Object.assign(stdlibError(new Error("python_stdlib"), stdLibURL.split("/").pop().split("?")[0]), { fatal: true });
       const info = await infoP;
       pyodide.FS.writeFile(info.package_mount, await packageP);
       const tag = pyodide.runPython("import sys; getattr(sys, '_decodelab_snapshot', '')");
