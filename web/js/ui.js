@@ -99,14 +99,24 @@ export function tokList(texts) {
 }
 
 // Render KaTeX into every .math element (inline) and .math-block (display).
+// Math is typeset as it comes near the screen, not all at once: typesetting the whole article
+// is hundreds of milliseconds of main-thread work on a slow machine, at the moment Python is
+// starting in the worker and the control panel wants to draw. Until then a formula shows its
+// TeX source (real text, so find-in-page and screen readers still have it).
 export function typesetAll(root) {
+  const render = (n) => {
+    if (n.dataset.tex) return;
+    n.dataset.tex = n.textContent;
+    window.katex.render(n.textContent, n, { displayMode: n.classList.contains("math-block"), throwOnError: false });
+  };
   const run = () => {
     if (!window.katex) return;
-    for (const n of root.querySelectorAll(".math, .math-block")) {
-      if (n.dataset.tex) continue;
-      n.dataset.tex = n.textContent;
-      window.katex.render(n.textContent, n, { displayMode: n.classList.contains("math-block"), throwOnError: false });
-    }
+    const nodes = root.querySelectorAll(".math, .math-block");
+    if (!window.IntersectionObserver) { nodes.forEach(render); return; }
+    const io = new IntersectionObserver((entries) => {
+      for (const en of entries) if (en.isIntersecting) { io.unobserve(en.target); render(en.target); }
+    }, { rootMargin: "1200px 0px" });
+    nodes.forEach((n) => { if (!n.dataset.tex) io.observe(n); });
   };
   if (window.katex) run();
   else window.addEventListener("load", run, { once: true });
