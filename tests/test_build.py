@@ -127,3 +127,24 @@ def test_the_pages_python_zips_are_reproducible(tmp_path):
     assert "decodelab/api.pyc" in shipped and "decodelab/api.py" in shipped
     assert not any("training/" in n or n.endswith("bench.py") for n in shipped)
     assert all(n.endswith(".pyc") or not n.endswith(".py") for n in zipfile.ZipFile(WEB / "pyodide" / "python_stdlib.zip").namelist())
+
+
+def test_build_info_describes_the_snapshot_it_ships():
+    """The snapshot's record: made by this Pyodide, over the stdlib zip and the package zip the
+    page loads with it (the worker checks the package; Pyodide checks the build id)."""
+    import gzip
+    import hashlib
+    import re
+
+    info = json.loads((WEB / "build-info.json").read_text())
+    snap = info["snapshot"]
+    web_pyodide = (WEB / "pyodide" / "pyodide.mjs").read_text()
+    assert re.search(r'BUILD_ID:"%s"' % snap["pyodide_build_id"], web_pyodide)
+    digest = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()[:16]  # noqa: E731
+    assert snap["stdlib_sha256"] == digest(WEB / snap["stdlib"])
+    assert snap["package_sha256"] == info["package_sha256"] == digest(WEB / "wheels" / "decodelab.zip")
+    mem = gzip.decompress((WEB / snap["file"]).read_bytes())
+    assert len(mem) == snap["memory_bytes"]
+    # Pyodide's header holds the build id at bytes 16-48, as eight little-endian 32-bit words
+    words = bytes.fromhex(snap["pyodide_build_id"])
+    assert mem[16:48] == b"".join(words[i:i + 4][::-1] for i in range(0, 32, 4))
