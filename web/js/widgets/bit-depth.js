@@ -17,6 +17,28 @@ export function storyVerdict(s) {
   return `${f2.dnats(Math.abs(s.delta)).slice(1)} nats per token ${s.delta > 0 ? "more" : "less"} than at 8 bits`;
 }
 
+// the reader's table in words, scheme by scheme: which depths sat within the noise of 8 bits,
+// where the story got measurably harder, where it collapsed (a nat per token or more)
+export function tableWords(results) {
+  const parts = [];
+  for (const sch of ["row", "matrix", "group32"]) {
+    const by = new Map();
+    for (const r of results) if (r.scheme === sch && r.bits !== 8) by.set(r.bits, r.story);
+    if (!by.size) continue;
+    const depths = [...by.keys()].sort((a, b) => b - a);
+    const noise = depths.filter((b) => Math.abs(by.get(b).delta) < 2 * by.get(b).delta_se);
+    const worse = depths.find((b) => by.get(b).delta >= 2 * by.get(b).delta_se);
+    const gone = depths.find((b) => by.get(b).delta >= 1);
+    const bits = (bs) => (bs.length === 1 ? `${bs[0]} bits` : `${bs.slice(0, -1).join(", ")} and ${bs[bs.length - 1]} bits`);
+    const w = [];
+    if (noise.length) w.push(`${bits(noise)} within the noise of 8 bits`);
+    if (worse != null) w.push(`measurably worse at ${worse} bits (${f2.dnats(by.get(worse).delta)} nats per token)`);
+    if (gone != null) w.push(`collapsed at ${gone} bits (${f2.dnats(by.get(gone).delta)})`);
+    parts.push(`${SCHEME_WORDS[sch]}: ${w.join("; ")}`);
+  }
+  return parts.length ? parts.join(". ") + "." : "re-quantize to fewer bits to fill it in.";
+}
+
 export function mountBitDepth(root) {
   const bits = el("input", { type: "range", id: "bd-bits", min: 2, max: 8, step: 1, value: 8, "aria-label": "bits per weight" });
   const bitsOut = el("output", { id: "bd-bits-out", text: "8" });
@@ -40,6 +62,7 @@ export function mountBitDepth(root) {
     el("div", { class: "table-scroll" }, table), el("div", { class: "controls" }, lend), lendOut);
   bits.addEventListener("input", () => { bitsOut.textContent = bits.value; });
   let current = { bits: 8, scheme: "row" }, lent = false;
+  const results = []; // every run of this page, for the table's reading in words
 
   function lendText() {
     return lent ? `Lent: chapter 1's playground now writes with this copy (${weightsWords(current.bits, current.scheme)}). ` +
@@ -68,6 +91,8 @@ export function mountBitDepth(root) {
     table.append(el("tr", {}, [b, SCHEME_WORDS[s], fmt(r.story.surprise, 3), vs8, held, r.pasted ? fmt(r.pasted.surprise, 3) : "–",
       fmt(r.requant_ms, 1)].map((v) => el("td", { text: String(v) }))));
     if (lent) lendOut.textContent = lendText();
+    results.push({ bits: b, scheme: s, story: r.story });
+    setLive2({ "bits.table_words": tableWords(results) });
     return r;
   }
   const once = serial([apply, back, lend], out, { text: pasted, bits, scheme });
