@@ -448,10 +448,6 @@ def test_the_chapter2_wording_holds_for_this_model():
     # digits"; the fast path's 7-bit rounding is the larger error
     kc = call("kernel_check", rows=f["cfg"]["d_ff"], cols=f["cfg"]["d_model"], seed=7)
     assert kc["exact_rel_err"] < 1e-5 < kc["fast_rel_err"] < 0.05
-    # the Llama 2 7B arithmetic the prose types: 2 GiB a 4,096-token conversation, 13.5 GB of weights,
-    # so seven conversations' caches outweigh the model and six do not
-    cache = 2 * 32 * 4096 * 2 * 4096
-    assert cache == 2 * 2 ** 30 and 6 * cache < 13.5e9 < 7 * cache
 
 
 @pytest.mark.parametrize("settings", [SETTINGS, {**SETTINGS, "temperature": 0}, {**SETTINGS, "top_k": 2, "top_p": 1.0},

@@ -50,6 +50,10 @@ def test_every_live_number_is_filled_and_every_widget_arrives(ready_page):
     f = py(pg, "ch2_facts")
     assert live["ch2.cfg.d_ff"] == f"{f['cfg']['d_ff']:,}" and live["ch2.cfg.n_layers"] == str(f["cfg"]["n_layers"])
     assert live["ch2.kv.cache_vs_weights"] == ("larger than" if f["kv"]["cache_over_weights"] > 1 else "smaller than")
+    # the cited Llama 2 7B shape, with the arithmetic done by the page: 2 x 32 x 4096 x 2 bytes a token,
+    # 4,096 tokens a conversation, beside 13.5 GB of weights
+    assert (live["ch2.llama.per_token"], live["ch2.llama.per_conversation"]) == ("512 KiB", "2 GiB")
+    assert live["ch2.llama.conversations"] == "seven"  # 6 x 2 GiB < 13.5 GB < 7 x 2 GiB
     # the bit-depth table on arrival: the float baseline, 8 bits, and one lower depth with its held-out figure
     rows = pg.eval_on_selector_all("#bd-table tr", "rs => rs.filter(r => !r.hidden).map(r => [...r.cells].map(c => c.textContent))")
     assert rows[1][0] == "float32" and rows[2][0] == "8" and int(rows[3][0]) < 8

@@ -4,6 +4,7 @@
 // own run (the widgets call setLive2 with their keys). A key not known yet keeps its "…", a key its
 // source lacks shows "–"; no model number is ever typed into the HTML.
 import { call, on } from "./engine.js";
+import { CITED } from "./cited.js";
 
 const bad = (x) => x == null || (typeof x === "number" && !Number.isFinite(x));
 
@@ -28,6 +29,9 @@ export const f2 = {
   tps: (x) => Math.round(x).toLocaleString("en"),
   ms2: (x) => `${x.toPrecision(2)} ms`,
   bits2: (x) => x.toFixed(2),
+  gib: (x) => (x >= 2 ** 30 ? `${Number((x / 2 ** 30).toPrecision(3))} GiB` : x >= 2 ** 20 ? `${Number((x / 2 ** 20).toPrecision(3))} MiB`
+    : `${Number((x / 1024).toPrecision(3))} KiB`),
+  words: (x) => ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][x] ?? x.toLocaleString("en"),
 };
 
 // the format of each key, without the "ch2." prefix (keys not listed print as they are: words)
@@ -58,6 +62,8 @@ const KIND = {
   "speed.tokens": "int", "speed.warmup": "int", "speed.tps_simd": "tps", "speed.ratio_simd_scalar": "times",
   "speed.ratio_simd_js": "times", "speed.python_ms_simd": "ms2", "speed.kernel_ratio_simd_scalar": "times",
   "speed.python_share_simd": "pct", "speed.gmacs_simd": "g", "speed.gmacs_scalar": "g", "speed.js_calls_per_token": "int",
+  "llama.layers": "int", "llama.width": "int", "llama.bytes": "int", "llama.per_token": "gib", "llama.context": "int",
+  "llama.per_conversation": "gib", "llama.conversations": "words",
   "bits.story_tokens": "int", "bits.zero_frac_2bit_row": "pct", "bits.scale_bits_row": "bits2",
   "bits.eff_bits.group32.3": "bits2", "bits.eff_bits.row.4": "bits2", "bits.story_8": "nats", "bits.story_low": "nats",
   "bits.story_low_bits": "int", "bits.heldout_stories": "int", "bits.heldout_tokens": "int",
@@ -147,6 +153,17 @@ function factsKeys(r) {
   return out;
 }
 
+// the Llama 2 7B cache arithmetic: bytes per token, per full conversation, and how many
+// conversations' caches outweigh the shared weights
+export function llamaKeys(m = CITED.llama2_7b) {
+  const perToken = 2 * m.layers * m.width * m.bytesPerNumber;
+  const perConversation = perToken * m.context;
+  return { "llama.layers": m.layers, "llama.width": m.width, "llama.bytes": m.bytesPerNumber,
+    "llama.per_token": perToken, "llama.context": m.context, "llama.per_conversation": perConversation,
+    "llama.weights": `${m.weightsGB} GB`,
+    "llama.conversations": Math.floor((m.weightsGB * 1e9) / perConversation) + 1 };
+}
+
 export let FACTS = null; // the latest ch2_facts (the bit-depth widget reads the held-out figures)
 const waiting = [];
 export function whenFacts(fn) { if (FACTS) fn(FACTS); else waiting.push(fn); }
@@ -156,7 +173,7 @@ export function startLive2() {
   on("ready", () => {
     call("ch2_facts").then((r) => {
       FACTS = r;
-      setLive2(factsKeys(r));
+      setLive2({ ...factsKeys(r), ...llamaKeys() });
       showWhen("data-needs", "heldout", !!r.heldout);
       for (const fn of waiting.splice(0)) fn(r);
     }, (e) => console.warn("[decodelab] chapter 2's numbers:", e.message));
