@@ -2,9 +2,10 @@
 every widget showing a result on arrival, the KV race's counts equal to the formulas for the
 reader's own P and n, the kernel check's timing measurable, the bit-depth model lent to chapter 1's
 playground and given back, and no horizontal scroll on a 360 px phone."""
+import json
 import re
 
-from conftest import py
+from conftest import ROOT, py
 
 WIDGETS = ["#kv-race", "#q8-table", "#outliers", "#kernel-check", "#speed", "#bit-depth"]
 ARRIVED = {  # what each widget shows on arrival, without a click
@@ -178,3 +179,21 @@ def test_phone_width_has_no_horizontal_scroll(browser, site):
         assert not pg.blocked and not pg.console_errors
     finally:
         ctx.close()
+
+
+def test_chapter2_questions_are_fair():
+    """Four options each, the right one in different places and not always the longest, and an
+    explanation that teaches (longer than any option)."""
+    js = (ROOT / "web" / "js" / "widgets" / "quiz-questions.js").read_text()
+    qs = {}
+    for m in re.finditer(r'"(ch2-[a-z]+)": \{(.*?)\n  \},', js, re.S):
+        body = m.group(2)
+        opts = json.loads("[" + re.search(r"options: \[(.*?)\],", body, re.S).group(1) + "]")
+        right = int(re.search(r"right: (\d)", body).group(1))
+        expl = re.search(r'explanation: "(.*)"', body).group(1)
+        qs[m.group(1)] = (opts, right, expl)
+    assert set(qs) == {"ch2-passes", "ch2-outlier", "ch2-scale", "ch2-bits"}
+    assert len({r for _, r, _ in qs.values()}) > 1
+    assert not all(len(o[r]) == max(map(len, o)) for o, r, _ in qs.values())
+    for opts, right, expl in qs.values():
+        assert len(opts) == 4 and 0 <= right < 4 and len(expl) > 2 * max(map(len, opts))

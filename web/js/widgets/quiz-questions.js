@@ -55,7 +55,7 @@ export const QUESTIONS = {
       "245 without, 30 with",
       "290 without, 29 with"],
     right: 1,
-    explanation: "Without a cache, the i-th new token is picked after running its whole context again: 20, then 21, and so on up to 29 tokens, which adds up to 10 × 20 + (0 + 1 + … + 9) = 200 + 45 = 245. With the cache the prompt is read once, 20 passes in one block, and each later token costs one pass for the token written just before it: 9 more. The tenth token is shown but never fed back, because nothing more is asked of the model; feeding it would make 30 and 255. 200 forgets that the context grows; 290 recomputes the final context every time.",
+    explanation: "Without a cache, the i-th new token is picked after running its whole context again: 20, then 21, and so on up to 29 tokens, which adds up to 10 × 20 + (0 + 1 + … + 9) = 200 + 45 = 245. With the cache the prompt is read once, 20 passes in one block, and each later token costs one pass for the token written just before it: 9 more. The tenth token is shown but never fed back, because nothing more is asked of the model; feeding it too would make 30 with the cache and 275 without. 200 forgets that the context grows; 290 recomputes the final context every time.",
   },
   "ch2-outlier": {
     question: "A row of weights lies between −0.2 and 0.2, except one weight of 2.0. It is rounded to 8 bits with one scale for the row. What happens to the ordinary weights?",
@@ -82,7 +82,7 @@ export const QUESTIONS = {
       "Its sign only: −s or +s, never zero",
       "One of 255 values, like 8 bits but coarser"],
     right: 1,
-    explanation: "A symmetric b-bit quantizer uses the integers from −q_max to q_max with q_max = 2^(b−1) − 1, which is 1 at 2 bits. So the scale is the row's largest absolute weight and every weight becomes −s, 0 or +s: every weight under half the row's largest turns into 0. Four values would need an asymmetric code, which would give up an exact zero. That is why 2 bits is where a model collapses: most of each row is erased, and what is left says only which way the big weights point.",
+    explanation: "A symmetric b-bit quantizer uses the integers from −q_max to q_max with q_max = 2^(b−1) − 1, which is 1 at 2 bits. So the scale is the row's largest absolute weight and every weight becomes −s, 0 or +s: every weight under half the row's largest turns into 0. Four values would need an asymmetric code such as −2s, −s, 0 and +s, which treats positive and negative weights differently. That is why 2 bits is where a model collapses: most of each row is erased, and what is left says only which way the big weights point.",
   },
   "ch3-gamma": {
     question: "Acceptance α = 0.8, and a draft pass costs 0.1 of a target pass. Is drafting γ = 32 tokens per round better than γ = 6?",
