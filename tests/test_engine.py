@@ -175,6 +175,30 @@ def test_counters_count_passes_and_macs(engine):
     assert m1 - m0 == 3 * per_token + attn + c.vocab_size * c.d_model
 
 
+@pytest.mark.parametrize("n", [1, 2, 17])
+def test_cached_generation_reads_the_prompt_in_one_block(engine, n):
+    """Both lanes of chapter 2's race read [start] + prompt as one block, with one output product:
+    at n = 1 they do the same work, and every count is the formula's to the last digit."""
+    from decodelab.ch2 import greedy_choice
+
+    prompt = engine.tokenizer.encode("The dog ran to the park")
+    P = 1 + len(prompt)
+    c = engine.bundle.config
+    d, L = c.d_model, c.n_layers
+    A = L * (4 * d * d + 2 * d * c.d_ff)
+    head = c.vocab_size * d
+    attn = lambda t: L * d * t * (t + 1)  # noqa: E731  positions 0..t-1, 2(p+1)d per layer each
+    g = engine.generate(prompt, n, greedy_choice, cache=True)
+    h = engine.generate(prompt, n, greedy_choice, cache=False)
+    T = P + n - 1
+    assert g.tokens == h.tokens
+    assert g.stats.passes == T and h.stats.passes == n * P + n * (n - 1) // 2
+    assert g.stats.macs == T * A + n * head + attn(T)
+    assert h.stats.macs == sum(t * A + head + attn(t) for t in range(P, P + n))
+    if n == 1:
+        assert (g.stats.passes, g.stats.macs) == (h.stats.passes, h.stats.macs)
+
+
 # ---- one code path for every build: widths that leave remainders -----------------------------------
 
 @pytest.fixture(scope="module")

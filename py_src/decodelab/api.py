@@ -64,7 +64,7 @@ def load_models(paths: dict) -> dict:
         e = session().load_model(name, path)
         c = e.bundle.config
         out[name] = {"vocab": c.vocab_size, "context": c.context, "d_model": c.d_model, "n_layers": c.n_layers,
-                     "n_heads": c.n_heads, "weights_bytes": e.weights_bytes(), "meta": e.bundle.meta,
+                     "n_heads": c.n_heads, "d_ff": c.d_ff, "weights_bytes": e.weights_bytes(), "meta": e.bundle.meta,
                      "keep": e.keep, "penalty_window": S.DEFAULTS.penalty_window}
     return out
 

@@ -176,11 +176,12 @@ def _next_draw(e, src, history, s: S.Settings, st: S.Step, seed: int, drawn: int
 
 @endpoint
 def ch1_draw(prompt: str, settings: dict, seed: int, n: int = 1, extra: list | None = None,
-             stop_at_end: bool = False) -> dict:
+             stop_at_end: bool = False, playground: bool = False) -> dict:
     """Draw n tokens after prompt + extra with the seeded sampler. `extra` are tokens this text
     drew before, from the same seed's stream (so the stream goes on past their numbers);
-    stop_at_end stops at the end token (it is kept as the last token)."""
-    e = engine()
+    stop_at_end stops at the end token (it is kept as the last token). playground: the
+    playground's call, which writes with the model chapter 2 may have lent it."""
+    e = session().playground_engine() if playground else engine()
     s = S.make_settings(**settings)
     check_count(n, 1, MAX_DRAW, "n", f"draw between 1 and {MAX_DRAW} tokens at a time")
     seed = check_seed(seed)
@@ -188,6 +189,7 @@ def ch1_draw(prompt: str, settings: dict, seed: int, n: int = 1, extra: list | N
     ids = encode_prompt(e, prompt, extra)
     g = generate_text(e, ids, s, seed, n, stop_at_end=bool(stop_at_end), skip=len(extra))
     g["end_token"] = e.eot
+    g["weights"] = {"bits": e.quant[0], "scheme": e.quant[1], "lent": e is not engine()}
     return g
 
 

@@ -155,6 +155,7 @@ class Engine:
         self._info_ptr = kernel.alloc(4 * MATRIX_INFO_WORDS)
         self.stats = Stats()
         self.fast = True
+        self.quant = (8, "row")  # the weights in use: bits and scale scheme (8, "row" is the shipped file)
 
     @classmethod
     def from_file(cls, kernel: Kernel, path, **kw) -> "Engine":
@@ -333,11 +334,13 @@ class Engine:
             raise InputError("bits must be a whole number from 2 to 8", "bits")
         t0 = time.perf_counter()
         self._check(self.k.model_requantize(self.h, bits, SCHEMES[scheme]))
+        self.quant = (bits, scheme)
         return (time.perf_counter() - t0) * 1e3
 
     def restore(self) -> float:
         t0 = time.perf_counter()
         self.k.model_restore(self.h)
+        self.quant = (8, "row")
         return (time.perf_counter() - t0) * 1e3
 
     def matrix(self, i: int) -> tuple[bytearray, array, int, int]:

@@ -29,10 +29,41 @@ def exact_reference(q: bytes, s: array, x: array, rows: int, cols: int) -> list[
     return [s[r] * sum(signed[r * cols + c] * x[c] for c in range(cols)) for r in range(rows)]
 
 
+MAX_MACS = 4_194_304        # the largest product the check builds (4 M weights: well under a second in the page)
+REFERENCE_MACS = 300_000    # above this the plain-Python float64 reference would take too long
+TIME_BUDGET_S, MAX_CALLS = 0.02, 2000
+
+
+def timed_us(run, budget_s: float = TIME_BUDGET_S, max_calls: int = MAX_CALLS) -> tuple[float, int]:
+    """Microseconds per product, and the number of products timed. `run(k)` does k products in the
+    kernel on the x already there. One product can take less than the browser's timer resolution
+    (performance.now() is coarsened to 0.1 ms without cross-origin isolation), so the count doubles
+    until one batch lasts budget_s, after a few untimed products (V8's tiers and the caches warm up);
+    the fastest of four batches of that size counts."""
+    run(3)
+    k = 1
+    while True:
+        t0 = time.perf_counter()
+        run(k)
+        dt = time.perf_counter() - t0
+        if dt >= budget_s or k >= max_calls:
+            break
+        k = min(max_calls, 2 * k)
+    # then three more batches of that size, keeping the fastest: a pause of the machine (another
+    # program, the browser compiling the code in the background) lengthens a batch, never shortens it
+    for _ in range(3):
+        t0 = time.perf_counter()
+        run(k)
+        dt = min(dt, time.perf_counter() - t0)
+    return dt / k * 1e6, k
+
+
 def run_check(kernel, rows: int, cols: int, seed: int = 1) -> dict:
     for v, name, hi in ((rows, "rows", 8192), (cols, "columns", 4096)):
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
             raise InputError(f"{name} must be a whole number from 1 to {hi}", "rows" if name == "rows" else "cols")
+    if rows * cols > MAX_MACS:
+        raise InputError(f"rows × columns must be at most {MAX_MACS:,} (this is {rows * cols:,})", "rows")
     mark = kernel.mark()
     try:
         q, s, x = seeded_problem(rows, cols, seed)
@@ -42,12 +73,18 @@ def run_check(kernel, rows: int, cols: int, seed: int = 1) -> dict:
         t1 = time.perf_counter()
         fast = m.matvec(x, fast=True)
         t2 = time.perf_counter()
-        ref = exact_reference(q, s, x, rows, cols) if rows * cols <= 300_000 else None
+        # the kernel alone, on the x the products above left in its memory
+        exact_us, exact_calls = timed_us(lambda k: m.run(False, k))
+        fast_us, fast_calls = timed_us(lambda k: m.run(True, k))
+        ref = exact_reference(q, s, x, rows, cols) if rows * cols <= REFERENCE_MACS else None
         scale = max((abs(v) for v in ref), default=0.0) if ref else 0.0
         out = {
-            "rows": rows, "cols": cols, "seed": seed, "simd": kernel.simd,
+            "rows": rows, "cols": cols, "seed": seed, "simd": kernel.simd, "kernel": kernel.name,
             "exact": list(exact), "fast": list(fast),
             "exact_ms": (t1 - t0) * 1e3, "fast_ms": (t2 - t1) * 1e3,
+            "exact_us": exact_us, "fast_us": fast_us, "exact_calls": exact_calls, "fast_calls": fast_calls,
+            "fast_gmacs": rows * cols / (fast_us * 1e3), "exact_gmacs": rows * cols / (exact_us * 1e3),
+            "reference_macs": REFERENCE_MACS,
         }
         if ref and scale > 0:
             out["exact_rel_err"] = max(abs(a - b) for a, b in zip(exact, ref)) / scale

@@ -131,6 +131,11 @@ def planted_outlier_errors(rows: int, cols: int, outlier: float, bits: int = 8, 
                 tot_row = err / cols
         res[scheme] = {"mean_abs_error": tot / (rows * cols), "outlier_row_error": tot_row,
                        "scale_ratio_outlier_row": (max(abs(v) for v in w[orow]) / qmax)}
+    # the rule of thumb: rounding errors spread evenly over one step, so they average s/4
+    res["row_scale_mean"] = sum(max(abs(v) for v in row) for row in w) / (rows * qmax)
+    res["matrix_scale"] = matrix_amax / qmax
+    res["outlier_is_max"] = abs(outlier) >= matrix_amax
+    res["bytes"] = {"float32": 4 * rows * cols, "int8": rows * cols, "row_scales": 4 * rows, "matrix_scale": 4}
     res["ratio"] = res["matrix"]["mean_abs_error"] / max(1e-30, res["row"]["mean_abs_error"])
     if math.isnan(res["ratio"]):
         res["ratio"] = 0.0

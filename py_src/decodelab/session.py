@@ -53,6 +53,7 @@ class Session:
         self._speed: dict = {}         # speed-race kernel variant -> Engine
         self._panel: PanelCache | None = None
         self._spec = None              # SpecDecoder over main and draft
+        self.lend_bits = False         # chapter 1's playground writes with the bit-depth copy (ch2_lend)
 
     def kernel(self):
         from .kernel import Kernel
@@ -69,6 +70,7 @@ class Session:
         # anything made from the old model is stale now
         if name == "main":
             self._bits, self._speed, self._panel = None, {}, None
+            self.lend_bits = False
         self._spec = None
         return e
 
@@ -89,6 +91,11 @@ class Session:
             main = self.engine()
             self._bits = Engine(main.k, main.bundle.raw, "main (bit-depth copy)")
         return self._bits
+
+    def playground_engine(self):
+        """The model chapter 1's playground writes with: the main one, or the bit-depth copy
+        while chapter 2 lends it (every other widget keeps the main model)."""
+        return self.bits_engine() if self.lend_bits else self.engine()
 
     def speed_engine(self, variant: str):
         """The main model on one of the speed race's kernels ("main" is the page's own)."""

@@ -65,8 +65,10 @@ export function heldoutText(meta) {
 function fillModel(info) {
   const m = info.models && info.models.main;
   if (!m) return;
-  // embeddings, positions, and per layer 4d² (attention) + 8d² (the 4x-wide MLP)
-  const params = m.vocab * m.d_model + m.context * m.d_model + m.n_layers * 12 * m.d_model * m.d_model;
+  // embeddings, positions, per layer 4d² (attention) + 2·d·d_ff (the MLP) and two layer norms
+  // (a weight and a bias each), then the final layer norm
+  const d = m.d_model;
+  const params = m.vocab * d + m.context * d + m.n_layers * (4 * d * d + 2 * d * m.d_ff + 4 * d) + 2 * d;
   setLive({ "model.vocab": m.vocab, "model.layers": m.n_layers, "model.context": m.context, "model.keep": m.keep,
     "model.window": m.penalty_window, "model.uniform_p": 1 / m.vocab,
     "model.params": `${(params / 1e6).toFixed(1)} million`, "model.heldout": heldoutText(m.meta) });

@@ -20,6 +20,8 @@ import { mountQuiz, mountQuizzes } from "./widgets/quiz.js";
 import { mountSpeed } from "./widgets/speed.js";
 import { mountPlayground } from "./widgets/playground.js";
 import { startLive } from "./ch1-live.js";
+import { startLive2 } from "./ch2-live.js";
+import { mountQ8Table } from "./widgets/q8-table.js";
 
 // Count Content-Security-Policy violations (the end-to-end tests read it; there should be none).
 window.__cspViolations = [];
@@ -41,7 +43,7 @@ const ENDPOINT_WORDS = {
   run_cell: "your Python cell", ch1_view: "the control panel", ch1_draw: "drawing tokens", ch1_four: "four temperatures",
   ch1_prose: "the chapter's numbers", ch1_prose_fixed: "the chapter's numbers", ch1_tokenize: "splitting the prompt",
   ch1_loops: "greedy loops", ch1_long: "a long story", ch2_kv_race: "the KV-cache race", ch2_requant: "re-quantizing",
-  ch2_speed: "the speed race", kernel_check: "the kernel check", ch3_live: "the live draft and target",
+  ch2_speed: "the speed race", ch2_facts: "the chapter's numbers", kernel_check: "the kernel check", ch3_live: "the live draft and target",
 };
 
 function bootUi() {
@@ -124,7 +126,7 @@ function mountAll() {
     ["greedy-loops", mountGreedyLoops], ["end-slide", mountEndAndSlide], ["python-cell", mountPythonCell],
     ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "The naive loop, live" })],
     ["playground", (n) => mountPlayground(n, ctx)],
-    ["kv-race", mountKvRace], ["outliers", mountOutliers],
+    ["kv-race", mountKvRace], ["q8-table", mountQ8Table], ["outliers", mountOutliers],
     ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["cost-model", mountCostModel], ["rounds", mountRounds],
     ["sampling-rule", mountSamplingRule], ["live-spec", mountLiveSpec], ["quiz", mountQuiz]];
   const live = [];
@@ -136,9 +138,11 @@ function mountAll() {
   persistInputs(document); // after mounting (the widgets made the inputs), before anything reads them
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });
-  // chapter 1's numbers in the prose (ch1-live.js; widgets fill their own keys): its calls go
-  // after the widgets' first ones, so the panel's first distribution is not kept waiting
+  // the chapters' numbers in the prose (ch1-live.js, ch2-live.js; widgets fill their own keys):
+  // their calls go after the widgets' first ones, so the panel's first distribution is not kept
+  // waiting (their listeners are in place long before any widget's first result arrives)
   startLive();
+  startLive2();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);

@@ -2,8 +2,9 @@
 // it writes), a length, a seed, and a stop at the end token unless the reader asks to go past
 // it. The prompt is shown split into the tokens the model reads; each new token is coloured by
 // the probability it was drawn with and opens the distribution it came from. It writes once by
-// itself when first seen.
-import { call } from "../engine.js";
+// itself when first seen. Chapter 2's bit-depth widget can lend it its re-quantized copy of the
+// model (the session holds the loan; "decodelab:lend" events keep the banner in step).
+import { call, on } from "../engine.js";
 import { el, serial, readNumber, whenSeen, fmtCount, fmtPct, setStatus, tokenLabel } from "../ui.js";
 import { remember } from "../persist.js";
 import { tokenSpan, showTokenPopover, probColor } from "./tokens.js";
@@ -27,12 +28,23 @@ export function mountPlayground(root, { panel }) {
   const promptToks = el("div", { class: "prompt-tokens", id: "pg-prompt" });
   const story = el("div", { class: "gen-text", id: "pg-text" });
   const out = el("div", { class: "readout", id: "pg-out", role: "status" });
+  const giveBack = el("button", { class: "secondary", id: "pg-lent-back", text: "back to 8 bits" });
+  const lentMsg = el("span", { id: "pg-lent-msg" });
+  const lentBar = el("p", { class: "hint", id: "pg-lent", hidden: true }, lentMsg, " ", giveBack);
+  const showLent = (d) => {
+    lentBar.hidden = !d.lent;
+    lentMsg.textContent = d.lent ? `Writing with chapter 2's re-quantized model (${d.bits} bits, ` +
+      `${{ row: "one scale per row", matrix: "one scale per matrix", group32: "one scale per group of 32" }[d.scheme] || d.scheme}).` : "";
+    root.dataset.lent = String(!!d.lent);
+  };
+  window.addEventListener("decodelab:lend", (e) => showLent(e.detail));
+  on("restarted", () => showLent({ lent: false }));
   const legend = el("div", { class: "hint color-legend" }, "colour: the probability each token was drawn with ",
     ...[1, 0.3, 0.1, 0.01, 0.001].map((p) => el("span", { class: "tok", style: { background: probColor(p) }, text: fmtPct(p) })));
   root.append(el("h3", { text: "Write a story" }),
     el("div", { class: "controls" }, el("label", {}, "length (tokens) ", length), el("label", {}, "seed ", seed), reroll,
       el("label", {}, pastEnd, " keep going past the end token"), write),
-    settingsLine, el("div", { class: "hint", text: "The prompt, as the tokens the model reads:" }), promptToks, story, legend, out);
+    lentBar, settingsLine, el("div", { class: "hint", text: "The prompt, as the tokens the model reads:" }), promptToks, story, legend, out);
 
   const once = serial([write, reroll], out, { n: length, seed });
   const go = () => once(async () => {
@@ -42,7 +54,10 @@ export function mountPlayground(root, { panel }) {
     const sd = readNumber(seed, { label: "seed", min: 0, max: 2 ** 32 - 1, integer: true });
     if (n == null || sd == null) return;
     const toks = await call("ch1_tokenize", { prompt: cur.prompt });
-    const r = await call("ch1_draw", { prompt: cur.prompt, settings: cur.settings, seed: sd, n, stop_at_end: !pastEnd.checked });
+    const r = await call("ch1_draw", { prompt: cur.prompt, settings: cur.settings, seed: sd, n, stop_at_end: !pastEnd.checked,
+      playground: true });
+    showLent(r.weights);
+    out.dataset.weights = `${r.weights.bits},${r.weights.scheme},${r.weights.lent}`;
     settingsLine.textContent = describe(cur.settings);
     promptToks.replaceChildren(...toks.texts.map((t, i) => el("span", { class: "ptok", id: `pg-ptok-${i}`, text: tokenLabel(t) })));
     promptToks.dataset.count = String(toks.ids.length);
@@ -60,6 +75,11 @@ export function mountPlayground(root, { panel }) {
     out.dataset.reason = r.stop_reason;
   });
   write.onclick = go;
+  // end the loan and write again with the shipped model
+  giveBack.onclick = () => once(async () => {
+    const r = await call("ch2_lend", { on: false });
+    window.dispatchEvent(new CustomEvent("decodelab:lend", { detail: r }));
+  }).then(go);
   reroll.onclick = () => { seed.value = Math.floor(Math.random() * 2 ** 32); remember(seed); go(); };
   whenSeen(root, () => { if (!story.childNodes.length) go(); });
 }
