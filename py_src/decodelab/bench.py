@@ -111,6 +111,8 @@ def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_00
         const nav = performance.getEntriesByType('navigation')[0];
         return {ready_ms: window.__readyAt, first_ms: window.__firstDistributionAt,
                 stages: window.__bootStages, dom_ms: nav ? nav.domContentLoadedEventEnd : null,
+                mount_ms: (performance.getEntriesByName('decodelab-mount', 'measure')[0] || {}).duration,
+                worker_created_ms: window.__decodelabWorkerAt,
                 python: document.body.dataset.pythonStart};
     }""")
     t["bytes"] = sum(sizes)
@@ -161,6 +163,8 @@ def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
                   f"{d['cold_first_distribution_range_s'][1]:.2f}), repeat visit {d['repeat_first_distribution_s']:.2f} s")
             print(f"[{name}] navigation -> worker ready: cold {d['cold_ready_s']:.2f} s, repeat {d['repeat_ready_s']:.2f} s; "
                   f"bytes over the network: cold {d['cold_bytes'] / 1e6:.1f} MB, repeat {d['repeat_bytes'] / 1e6:.2f} MB")
+            print(f"[{name}] main thread: worker created at {med(cold, 'worker_created_ms'):.2f} s, DOMContentLoaded at "
+                  f"{med(cold, 'dom_ms'):.2f} s, mounting the widgets took {med(cold, 'mount_ms') * 1000:.0f} ms (cold medians)")
             print(f"[{name}] stages of the first cold load (s since the worker started):",
                   ", ".join(f"{k} {v:.2f}" for k, v in (cold[0]["stages"] or {}).items()))
     write_json(json_path, data)

@@ -116,6 +116,7 @@ function notice(text) {
 }
 
 function mountAll() {
+  performance.mark("decodelab-mount"); // bench startup reports how long mounting the page takes
   bootUi();
   stopBar();
   typesetAll(document);
@@ -143,6 +144,7 @@ function mountAll() {
   // waiting (their listeners are in place long before any widget's first result arrives)
   startLive();
   startLive2();
+  performance.measure("decodelab-mount", "decodelab-mount");
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
