@@ -216,6 +216,9 @@ def sampling_table(p_weights, q_weights) -> dict:
     return {"p": p, "q": q, "min": mins, "residual_raw": raw, "residual": res, "output": out,
             "accept": [accept_probability(a, b) if b > 0 else None for a, b in zip(p, q)],
             "alpha": sum(mins), "tv": tv, "one_minus_tv": 1 - tv,
+            # the identity behind exactness: rejections happen exactly as often as the residual weighs
+            "reject_mass": sum(qx * (1 - accept_probability(px, qx)) for px, qx in zip(p, q) if qx > 0),
+            "residual_mass": sum(raw),
             "max_error": max(abs(a - b) for a, b in zip(out, p)), "notes": [n for n in (note_p, note_q) if n]}
 
 
