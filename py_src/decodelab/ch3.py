@@ -89,6 +89,7 @@ def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: i
         "text": t.tokenizer.decode(spec["tokens"]), "tokens": spec["tokens"],
         "same_as_target": spec["tokens"] == base if mode == "greedy" else None,
         "alpha": alpha, "alpha_by_position": spec["acceptance_by_position"],
+        "checks_by_position": spec["checks_by_position"],
         "tokens_per_round": spec["tokens_per_round"], "tokens_kept_per_round": spec["tokens_kept_per_round"],
         "n_rounds": spec["n_rounds"], "expected_tokens_per_round": pred["E"],
         "rounds": _round_tokens(t.tokenizer, spec["rounds"], gamma),

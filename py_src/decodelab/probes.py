@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from .kernelcheck import seeded_problem
+from .spectiming import median as _median
 
 PROMPT = "Once upon a time, there was a little girl named Lily. She liked to play in the park with her dog."
 
@@ -64,9 +65,9 @@ def verify_cost_batch(t, gammas: list[int], min_s: float = 0.012, reverse: bool 
     return out
 
 
-def pass_costs(target, draft, gamma: int, min_s: float = 0.012) -> dict:
-    """One target step, one draft step and one verification of gamma+1 positions, each timed as
-    a batch (not as single ~0.1 ms intervals, which a coarse clock rounds to 0)."""
+def pass_costs(target, draft, gamma: int, min_s: float = 0.008, batches: int = 3) -> dict:
+    """One target step, one draft step and one verification of gamma+1 positions, each the
+    median of a few batches (not single ~0.1 ms intervals, which a coarse clock rounds to 0)."""
     toks = target.tokenizer.encode(PROMPT)
     res = {}
     for name, e in (("target", target), ("draft", draft)):
@@ -77,7 +78,7 @@ def pass_costs(target, draft, gamma: int, min_s: float = 0.012) -> dict:
             e.step(toks[8], read=False)
             e.rewind(1)
 
-        res[name] = per_call(one, min_s)
+        res[name] = _median([per_call(one, min_s) for _ in range(batches)])
     n = gamma + 1
     part = (toks[8:] * 8)[:n]
 
@@ -85,15 +86,9 @@ def pass_costs(target, draft, gamma: int, min_s: float = 0.012) -> dict:
         target.score(part)
         target.rewind(n)
 
-    t_verify = per_call(ver, min_s)
+    t_verify = _median([per_call(ver, min_s) for _ in range(batches)])
     return {"t_target_ms": res["target"] * 1e3, "t_draft_ms": res["draft"] * 1e3, "t_verify_ms": t_verify * 1e3,
             "c_draft": res["draft"] / res["target"], "c_verify": t_verify / res["target"]}
-
-
-def _median(xs):
-    v = sorted(xs)
-    m = len(v) // 2
-    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
 
 
 def read_bandwidth(kernel, nbytes: int, batches: int = 5, min_s: float = 0.02) -> dict:

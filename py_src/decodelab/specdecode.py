@@ -153,6 +153,7 @@ class SpecDecoder:
             "tokens": out, "rounds": rounds, "gamma": gamma,
             "acceptance": (sum(by_pos_acc) / proposed) if proposed else None,
             "acceptance_by_position": [(a / n) if n else None for a, n in zip(by_pos_acc, by_pos_seen)][:gamma],
+            "checks_by_position": by_pos_seen[:gamma],
             # every round's full yield (accepted + 1): the last round is cut at max_new, and
             # len(out) / n_r would count that cut against the rounds (a bias of up to gamma / n_r)
             "tokens_per_round": round_yield(rounds), "tokens_kept_per_round": len(out) / n_r if n_r else 0.0,

@@ -30,6 +30,15 @@ def spread(xs) -> tuple[float | None, float | None]:
     return (min(v), max(v)) if v else (None, None)
 
 
+def trimmed_spread(xs) -> tuple[float | None, float | None]:
+    """(min, max) after dropping the single lowest and highest value when there are 5 or more:
+    one run hit by a pause on a busy machine should not decide the verdict alone."""
+    v = sorted(x for x in xs if x is not None)
+    if len(v) >= 5:
+        v = v[1:-1]
+    return (v[0], v[-1]) if v else (None, None)
+
+
 def verdict(lo: float | None, hi: float | None, margin: float = MARGIN) -> str:
     """'pays' only if even the slowest run beat the target alone by the margin, 'does not pay'
     only if even the fastest run lost by it; otherwise the runs straddle 1x."""
@@ -76,14 +85,16 @@ LIVE_FIELDS = ("alpha", "c_draft", "c_verify", "tokens_per_round", "measured_spe
 
 
 def summarize_live(runs: list[dict]) -> dict:
-    """Medians and ranges of the live pair's runs, and the verdict their speedups support."""
+    """Medians and ranges of the live pair's runs, and the verdict their speedups support: it
+    speaks only if the runs (all but the fastest and slowest, from 5 runs on) lie on one side."""
     v = _numbers(runs, LIVE_FIELDS)
     out = {"runs": len(runs)}
     for f in LIVE_FIELDS:
         lo, hi = spread(v[f])
         out[f] = {"median": median(v[f]), "lo": lo, "hi": hi}
     s = out["measured_speedup"]
-    out["verdict"] = verdict(s["lo"], s["hi"])
+    s["trim_lo"], s["trim_hi"] = trimmed_spread(v["measured_speedup"])
+    out["verdict"] = verdict(s["trim_lo"], s["trim_hi"])
     return out
 
 

@@ -1,0 +1,156 @@
+"""End-to-end, chapter 3 as an article: scroll through it and every live number fills, the
+measuring widgets are alive on arrival, the live pair's verdict is one the measured range
+supports, its rounds are shown token by token with marks beside the colours, its numbers go into
+the cost model with one click, and the chapter fits a 360 px phone."""
+import re
+
+from conftest import py
+
+LIVE_PAIR_MS = 180_000
+
+
+def scroll_through(pg):
+    """Scroll chapter 3 into view piece by piece (widgets measure when first seen)."""
+    n = pg.eval_on_selector_all("#ch3 > *", "es => es.length")
+    for i in range(n):
+        pg.evaluate(f"() => document.querySelectorAll('#ch3 > *')[{i}].scrollIntoView({{block: 'center'}})")
+        pg.wait_for_timeout(30)
+
+
+def live_texts(pg):
+    return pg.eval_on_selector_all("#ch3 [data-live]", "ns => ns.map(n => [n.dataset.live, n.textContent])")
+
+
+def test_every_live_number_fills_and_the_widgets_answer_on_arrival(ready_page):
+    pg = ready_page
+    scroll_through(pg)
+    pg.wait_for_selector("#sr-gate-out[data-passed]", timeout=60_000)
+    assert pg.get_attribute("#sr-gate-out", "data-passed") == "729"
+    pg.wait_for_selector("#vc-out[data-slope]", timeout=60_000)
+    pg.wait_for_selector("#rf-out[data-ridge]", timeout=60_000)
+    pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    pg.wait_for_function("() => [...document.querySelectorAll('#ch3 [data-live]')].every(n => n.dataset.state === 'ok')",
+                         timeout=30_000)
+    spans = live_texts(pg)
+    assert len(spans) > 120
+    for key, text in spans:
+        assert text.strip() and text != "…", key
+        assert not re.search(r"NaN|undefined|null|Infinity", text), (key, text)
+    got = dict(spans)
+    # the cost model's defaults as the widget shows them, quoted by the prose
+    assert got["ch3.cm-speedup"] + "×" == pg.inner_text("#cm-speedup")
+    assert got["ch3.sr-out-girl"] == got["ch3.sr-p-girl"] == "0.50"
+    assert got["ch3.sr-alpha"] == "0.90" and got["ch3.sr-reject-mass"] == got["ch3.sr-residual-mass"]
+    assert got["ch3.gate-passed"] == got["ch3.gate-pairs"] == "729"
+    # the round table's own rate, as a percentage, beside the α box
+    assert got["ch3.rt-acc-pct"].endswith("%") and "(78%)" in pg.inner_text("#rt-totals")
+    assert got["ch3.params"].endswith("million")
+    # the widgets' own headings are gone: the prose has one heading per idea
+    assert pg.eval_on_selector_all("#ch3 .widget h3", "hs => hs.map(h => h.textContent)") == ["Check yourself"]
+
+
+def test_live_pair_verdict_is_supported_and_repeats(ready_page):
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('live-spec').scrollIntoView()")
+    pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    first = pg.get_attribute("#ls-out", "data-verdict")
+    text = pg.inner_text("#ls-out")
+    assert "0.00 target" not in text and "0.00 of a target" not in text
+    lo, hi = float(pg.get_attribute("#ls-out", "data-lo")), float(pg.get_attribute("#ls-out", "data-hi"))
+    assert f"{lo:.2f}" in text and f"{hi:.2f}" in text  # the range the verdict rests on is shown
+    want = "pays" if lo > 1.05 else "does not pay" if hi < 0.95 else "too close to call"
+    assert first == want, (first, lo, hi)
+    assert "token for token the target's own" in text
+    # a second run: the same verdict, or an honest "too close to call"
+    pg.evaluate("() => { const o = document.querySelector('#ls-out'); delete o.dataset.verdict; }")
+    pg.click("#ls-run")
+    pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    second = pg.get_attribute("#ls-out", "data-verdict")
+    assert second == first or "too close to call" in (first, second)
+    # rounds token by token: every kind has its colour class and a mark, not colour alone
+    kinds = pg.eval_on_selector_all("#ls-rounds .ls-tok", "ts => ts.map(t => [t.dataset.kind, t.querySelector('.ls-mark').textContent, getComputedStyle(t).backgroundColor])")
+    seen = {k for k, _, _ in kinds}
+    assert {"accepted", "rejected", "correction"} <= seen, seen
+    marks = {k: m for k, m, _ in kinds}
+    assert len(set(marks.values())) == len(marks)  # one mark per kind
+    colours = {k: c for k, _, c in kinds}
+    assert len(set(colours.values())) == len(colours)
+    assert pg.eval_on_selector_all("#ls-bypos tr:first-child td", "ts => ts.length") == 3
+
+
+def test_one_click_puts_the_measured_numbers_into_the_cost_model(ready_page):
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('live-spec').scrollIntoView()")
+    pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    live = pg.evaluate("() => window.__ch3Live")
+    pg.wait_for_function("() => !document.querySelector('#ls-handoff').disabled")
+    pg.click("#ls-handoff")
+    pg.wait_for_function("() => document.querySelector('#cm-origin').textContent.includes('Measured on this machine')")
+    assert pg.input_value("#cm-gamma-num") == "3"
+    assert abs(float(pg.input_value("#cm-alpha-num")) - float(live["ls-alpha"])) < 1e-3
+    assert abs(float(pg.input_value("#cm-c_draft-num")) - float(live["ls-cd"])) < 1e-3
+    assert abs(float(pg.input_value("#cm-c_verify-num")) - float(live["ls-cv"])) < 1e-3
+    # the cost model now predicts what the live pair measured (same formula, same inputs)
+    pg.wait_for_function("() => document.querySelector('#cm-speedup').textContent !== '2.40×'")
+    assert float(pg.inner_text("#cm-speedup").rstrip("×")) < 1
+    pg.click("#cm-preset-0")
+    pg.wait_for_function("() => document.querySelector('#cm-origin').textContent === ''")
+
+
+def test_gamma_zero_and_gamma_32_wording(ready_page):
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('live-spec').scrollIntoView()")
+    pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    for g, words in (("0", "γ = 0 is plain decoding"), ("32", "rests on a handful of checks")):
+        pg.fill("#ls-gamma", g)
+        pg.click("#ls-run")
+        pg.wait_for_function(f"() => document.querySelector('#ls-out').dataset.gamma === '{g}'", timeout=LIVE_PAIR_MS)
+        text = pg.inner_text("#ls-out")
+        assert words in text, text
+        assert "0.00" not in text and "verifying 1 tokens" not in text and "NaN" not in text
+    assert "no acceptance by position" not in pg.inner_text("#ls-detail")
+    pg.fill("#ls-gamma", "0")
+    pg.click("#ls-run")
+    pg.wait_for_function("() => document.querySelector('#ls-out').dataset.gamma === '0'", timeout=LIVE_PAIR_MS)
+    assert "no acceptance by position" in pg.inner_text("#ls-detail")
+    assert pg.is_disabled("#ls-handoff")
+    pg.fill("#ls-gamma", "3")
+
+
+def test_verify_cost_and_roofline_are_measured_here(ready_page):
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('roofline').scrollIntoView()")
+    pg.wait_for_selector("#vc-out[data-slope]", timeout=60_000)
+    pg.wait_for_selector("#rf-out[data-ridge]", timeout=60_000)
+    live = pg.evaluate("() => window.__ch3Live")
+    assert 0 < live["vc-g4"] < 20 and live["vc-g8"] > live["vc-g4"] * 0.8
+    assert live["rf-gbps-cache"] > 0 and live["rf-gmacs"] > 0
+    r = py(pg, "ch3_roofline")
+    assert r["cache"]["gbps"] > 0.5 * r["dram"]["gbps"]  # a buffer in cache reads no slower than one that is not
+
+
+def test_quizzes_teach_and_the_right_answer_moves(ready_page):
+    pg = ready_page
+    rights = []
+    for qid in ("ch3-peak", "ch3-exact", "ch3-cpu"):
+        opts = pg.eval_on_selector_all(f"[data-question='{qid}'] .quiz-option", "bs => bs.map(b => b.textContent)")
+        for i in range(len(opts)):
+            pg.click(f"#quiz-{qid}-{i}")
+            if pg.inner_text(f"#quiz-{qid}-verdict").startswith("Right."):
+                rights.append((i, opts))
+                break
+    assert len(rights) == 3
+    assert len({i for i, _ in rights}) == 3  # the right answer is not always in the same place
+    assert any(len(o[i]) < max(map(len, o)) for i, o in rights)  # and not always the longest
+
+
+def test_chapter_3_fits_a_phone(ready_page):
+    pg = ready_page
+    pg.set_viewport_size({"width": 360, "height": 800})
+    try:
+        scroll_through(pg)
+        pg.wait_for_timeout(300)
+        sw, iw = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert sw <= iw, (sw, iw)
+    finally:
+        pg.set_viewport_size({"width": 1280, "height": 900})
