@@ -4,6 +4,8 @@ supports, its rounds are shown token by token with marks beside the colours, its
 the cost model with one click, and the chapter fits a 360 px phone."""
 import re
 
+import pytest
+
 from conftest import py
 
 LIVE_PAIR_MS = 180_000
@@ -154,3 +156,42 @@ def test_chapter_3_fits_a_phone(ready_page):
         assert sw <= iw, (sw, iw)
     finally:
         pg.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_pass_budget_flat_then_rising_and_this_machine(ready_page):
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('pass-budget').scrollIntoView()")
+    pg.wait_for_selector("#pb-out[data-ratio]")
+    assert pg.get_attribute("#pb-out", "data-ratio") == "1.000"  # 7 billion bf16 weights, 5 positions: memory-bound
+    assert "memory-bound" in pg.inner_text("#pb-out")
+    pg.fill("#pb-n-num", "512")
+    pg.wait_for_function("() => Number(document.querySelector('#pb-out').dataset.ratio) > 1")
+    # this machine appears once the roofline has measured it; a few million int8 weights in cache
+    pg.wait_for_function("() => !document.querySelector('#pb-machine option[value=cache]').disabled", timeout=60_000)
+    pg.select_option("#pb-machine", "cache")
+    pg.fill("#pb-logp-num", "-2.45")
+    pg.fill("#pb-n-num", "5")
+    pg.wait_for_function("() => document.querySelector('#pb-out').textContent.startsWith('0.0035 billion') || "
+                         "document.querySelector('#pb-out').textContent.includes('0.00 billion')")
+    # read / arithmetic for one position is the ridge (multiply-adds per byte), so n positions cost
+    # max(ridge, n) / max(ridge, 1) times one
+    ridge = float(pg.get_attribute("#rf-out", "data-ridge"))
+    ratio = float(pg.get_attribute("#pb-out", "data-ratio"))
+    assert ratio == pytest.approx(max(ridge, 5) / max(ridge, 1), rel=0.02)
+    assert ("arithmetic-bound" in pg.inner_text("#pb-out")) == (ridge < 5)
+
+
+def test_chapter_3_with_every_result_shown_passes_axe(ready_page):
+    import json
+
+    from conftest import ROOT
+
+    pg = ready_page
+    scroll_through(pg)
+    pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    pg.wait_for_selector("#rf-out[data-ridge]", timeout=60_000)
+    pg.evaluate((ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text())
+    res = pg.evaluate("() => axe.run(document.querySelector('#ch3'), {resultTypes: ['violations']}).then(r => r.violations.map(v => "
+                      "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))")
+    bad = [v for v in res if v["impact"] in ("serious", "critical")]
+    assert bad == [], json.dumps(bad, indent=1)

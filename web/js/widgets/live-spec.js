@@ -20,7 +20,7 @@ function roundsView(rounds) {
   return el("div", { class: "ls-rounds", id: "ls-rounds" }, rounds.map((r, i) => el("span", { class: "ls-round",
     title: `round ${i + 1}: ${r.accepted} kept` }, r.tokens.map((t) => el("span", {
     class: `ls-tok ls-${t.kind}`, "data-kind": t.kind, title: KINDS[t.kind][1] },
-  el("span", { class: "ls-mark", "aria-label": KINDS[t.kind][1], text: KINDS[t.kind][0] }), tokenLabel(t.text))))));
+  el("span", { class: "ls-mark", role: "img", "aria-label": KINDS[t.kind][1], text: KINDS[t.kind][0] }), tokenLabel(t.text))))));
 }
 
 function legend() {

@@ -70,10 +70,10 @@ export const QUESTIONS = {
     question: "Our draft's guesses survive about half the time. Why does speculation still lose for our pair in this page?",
     options: ["About half is too low for any γ to pay",
       "The exact rule rejects more drafts in a browser",
-      "Checking γ+1 positions costs γ+1 steps",
+      "Checking γ+1 positions is far from free",
       "The draft costs as much as the target does"],
     right: 2,
-    explanation: "A round yields at most γ+1 tokens, so it pays only if checking them costs well under γ+1 steps. On a large model that reads its weights from memory, checking several positions costs about one pass; our small model sits in the processor's cache, where the arithmetic sets the pace, and the verify-cost chart shows the check growing with every position. Half is not the problem: in the cost model, α = 0.5 with a flat verification still gives a speedup above 1 at a small γ. The rule is the same arithmetic everywhere, and a draft pass costs a fraction of a target step, not a whole one.",
+    explanation: "A round yields at most γ+1 tokens, so it pays only if checking them costs well under γ+1 steps. On a large model that reads its weights from memory, checking several positions costs about one pass; our small model sits in the processor's cache, where the arithmetic sets the pace, and the verify-cost chart shows the check growing with every position, so a round's cost eats most of what its extra tokens bring. Half is not the problem: in the cost model, α = 0.5 with a flat verification still gives a speedup above 1 at a small γ. The rule is the same arithmetic everywhere, and a draft pass costs a fraction of a target step, not a whole one.",
   },
 };
 

@@ -15,7 +15,7 @@ export function mountVerifyCost(root) {
   const canvas = el("canvas", { id: "vc-chart", height: 220, role: "img",
     "aria-label": "cost of verifying γ+1 positions against γ, in single steps" });
   const out = el("div", { class: "readout", id: "vc-out" });
-  root.append(el("div", { class: "chart-box" }, canvas), out, el("div", { class: "controls" }, run), status);
+  root.append(el("div", { class: "chart-box", style: { height: "280px" } }, canvas), out, el("div", { class: "controls" }, run), status);
   const chart = lineChart(canvas, { xTitle: "γ (drafts checked with one more position)", yTitle: "cost in single steps", yMin: 0 });
   const once = serial([run], status);
   const measure = () => once(async () => {
@@ -27,6 +27,8 @@ export function mountVerifyCost(root) {
     const s = await call("ch3_verify_summary", { batches });
     setStatus(status, "");
     const rows = s.rows, pts = (f) => rows.map((r) => ({ x: r.gamma, y: r[f] }));
+    // a batch that met other work can spike far above the rest: keep the scale on the medians
+    if (chart.chart) chart.chart.options.scales.y.max = Math.ceil(Math.max(10, ...rows.map((r) => 1.3 * Math.max(r.block_med, r.steps_med))));
     chart.set([
       { label: "one block pass (median)", points: pts("block_med"), color: "#2f6fb3", width: 2.5 },
       { label: "block: slowest batch", points: pts("block_hi"), color: "#8fb3da", width: 1 },
