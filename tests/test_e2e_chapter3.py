@@ -195,3 +195,15 @@ def test_chapter_3_with_every_result_shown_passes_axe(ready_page):
                       "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))")
     bad = [v for v in res if v["impact"] in ("serious", "critical")]
     assert bad == [], json.dumps(bad, indent=1)
+
+
+def test_round_anatomy_counts_k_plus_one(ready_page):
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('round-anatomy').scrollIntoView()")
+    assert pg.get_attribute("#ra-out", "data-gained") == "5"  # γ = 4, all kept: 4 + the bonus
+    pg.select_option("#ra-reject", "2")
+    kinds = pg.eval_on_selector_all("#ra-cells .ls-tok", "ts => ts.map(t => t.dataset.kind)")
+    assert kinds == ["accepted", "rejected", "unchecked", "unchecked", "correction"]
+    assert pg.get_attribute("#ra-out", "data-gained") == "2" and "3 of them wasted" in pg.inner_text("#ra-out")
+    pg.fill("#ra-gamma-num", "1")
+    pg.wait_for_function("() => document.querySelectorAll('#ra-cells .ls-tok').length === 2")

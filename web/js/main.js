@@ -19,6 +19,7 @@ import { mountLiveSpec } from "./widgets/live-spec.js";
 import { mountVerifyCost } from "./widgets/verify-cost.js";
 import { mountRoofline } from "./widgets/roofline.js";
 import { mountPassBudget } from "./widgets/pass-budget.js";
+import { mountRoundAnatomy } from "./widgets/round-anatomy.js";
 import { mountQuiz, mountQuizzes } from "./widgets/quiz.js";
 import { mountSpeed } from "./widgets/speed.js";
 import { mountPlayground } from "./widgets/playground.js";
@@ -130,7 +131,7 @@ function mountAll() {
     ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "The naive loop, live" })],
     ["playground", (n) => mountPlayground(n, ctx)],
     ["kv-race", mountKvRace], ["outliers", mountOutliers],
-    ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],
+    ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["round-anatomy", mountRoundAnatomy], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],
     ["sampling-rule", mountSamplingRule], ["verify-cost", mountVerifyCost], ["roofline", mountRoofline],
     ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz]];
   const live = [];
