@@ -121,6 +121,7 @@ def test_sampling_table_masses_match():
 def test_the_chapter_3_prose_wording_holds():
     defaults, presets, pair, flags = js_defaults()
     free, dear = presets["draft nearly free"], presets["draft as expensive as the target"]
+    assert len(presets) == 7  # "All seven cost-model presets are invented"
     v = call("ch3_prose", defaults=defaults, presets={"free": free, "expensive": dear}, pair=pair)
     # "γ = 32 ... nearly at the ceiling ... the speedup falls"
     assert v["cm32-E"] > 0.99 * v["cm-ceiling"] and v["cm32-speedup"] < v["cm-speedup"] / 1.5

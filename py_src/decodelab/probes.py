@@ -30,11 +30,12 @@ def per_call(fn, min_s: float, max_reps: int = 1 << 14) -> float:
         reps = min(max_reps, max(2 * reps, int(reps * 1.3 * min_s / t)) if t > 0 else 2 * reps)
 
 
-def verify_cost_batch(t, gammas: list[int], min_s: float = 0.012, reverse: bool = False) -> dict:
+def verify_cost_batch(t, gammas: list[int], min_s: float = 0.01, reverse: bool = False) -> dict:
     """One batch: for each gamma, a block pass over gamma+1 positions (logits for all of them,
     left in kernel memory) and gamma+1 single steps, each followed by a rewind, in units of one
-    single step timed the same way in the same batch. `reverse` flips the order of the gammas,
-    so that repeated batches do not always time the large gammas last."""
+    single step timed just before and just after them (so a machine whose speed drifts, because
+    other work comes and goes, divides like by like). `reverse` flips the order of the gammas, so
+    that repeated batches do not always time the large gammas last."""
     toks = t.tokenizer.encode(PROMPT)
     t.reset()
     t.feed(toks[:8])
@@ -44,8 +45,8 @@ def verify_cost_batch(t, gammas: list[int], min_s: float = 0.012, reverse: bool 
         t.step(block[0], read=False)
         t.rewind(1)
 
-    unit = per_call(one, min_s)
-    out = {"gammas": list(gammas), "block": [0.0] * len(gammas), "steps": [0.0] * len(gammas), "t_step_ms": unit * 1e3}
+    out = {"gammas": list(gammas), "block": [0.0] * len(gammas), "steps": [0.0] * len(gammas)}
+    units = []
     order = list(range(len(gammas)))[::-1] if reverse else range(len(gammas))
     for j in order:
         n = gammas[j] + 1
@@ -60,8 +61,12 @@ def verify_cost_batch(t, gammas: list[int], min_s: float = 0.012, reverse: bool 
                 t.step(x, read=False)
             t.rewind(n)
 
-        out["block"][j] = per_call(blk, min_s) / unit
-        out["steps"][j] = per_call(steps, min_s) / unit
+        u1 = per_call(one, min_s)
+        b, s = per_call(blk, min_s), per_call(steps, min_s)
+        unit = (u1 + per_call(one, min_s)) / 2
+        units.append(unit)
+        out["block"][j], out["steps"][j] = b / unit, s / unit
+    out["t_step_ms"] = _median(units) * 1e3
     return out
 
 

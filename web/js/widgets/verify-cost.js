@@ -7,7 +7,7 @@ import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
 import { lineChart } from "../charts.js";
 import { announce } from "../ch3-events.js";
 
-const BATCHES = 5;
+const BATCHES = 7;
 
 export function mountVerifyCost(root) {
   const run = el("button", { id: "vc-run", class: "secondary", text: "Measure again" });
