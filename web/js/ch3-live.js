@@ -113,7 +113,7 @@ function onWidget(d) {
     setLive({ "gate-pairs": d.pairs, "gate-passed": d.passed });
   } else if (d.kind === "verify") {
     const s = d.summary, at = (g) => s.rows.find((x) => x.gamma === g) || {};
-    setLive({ "vc-g4": at(4).block_med, "vc-g8": at(8).block_med, "vc-steps-g8": at(8).steps_med, "vc-slope": s.slope,
+    setLive({ "vc-g4": at(4).block_best, "vc-g8": at(8).block_best, "vc-steps-g8": at(8).steps_best, "vc-slope": s.slope,
       "vc-block-saving-pct": s.block_saving > 0 ? s.block_saving : "none", "vc-best": s.best, "vc-best-gamma": s.best_gamma,
       "vc-batches": s.batches });
   } else if (d.kind === "roofline") {
