@@ -207,3 +207,18 @@ def test_round_anatomy_counts_k_plus_one(ready_page):
     assert pg.get_attribute("#ra-out", "data-gained") == "2" and "3 of them wasted" in pg.inner_text("#ra-out")
     pg.fill("#ra-gamma-num", "1")
     pg.wait_for_function("() => document.querySelectorAll('#ra-cells .ls-tok').length === 2")
+
+
+def test_round_table_zeros_to_the_end_is_the_prose_alternative(ready_page):
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('rounds').scrollIntoView()")
+    pg.wait_for_function("() => window.__ch3Live && window.__ch3Live['rt-alt-speedup'] != null")
+    live = pg.evaluate("() => window.__ch3Live")
+    before = pg.get_attribute("#rt-totals", "data-speedup")
+    pg.click("#rt-bunch")
+    pg.wait_for_function(f"() => document.querySelector('#rt-totals').dataset.speedup !== '{before}'")
+    assert pg.input_value("#rt-flags") == live["rt-alt-string"]
+    assert pg.get_attribute("#rt-totals", "data-speedup") == f"{live['rt-alt-speedup']:.2f}"
+    assert float(pg.get_attribute("#rt-totals", "data-acceptance")) == pytest.approx(live["rt-acc-pct"], abs=1e-4)  # the same rate
+    pg.fill("#rt-flags", "111111001110101111")
+    pg.wait_for_function(f"() => document.querySelector('#rt-totals').dataset.speedup === '{before}'")

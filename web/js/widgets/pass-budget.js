@@ -12,7 +12,7 @@ export function mountPassBudget(root) {
   // machine: [label, bytes/s, multiply-adds/s]; this computer's two appear when measured
   const machines = { h100: ["NVIDIA H100 SXM (datasheet)", H100_SXM.bytes_per_s, H100_SXM.flops / FLOP_PER_MAC] };
   const params = sliderRow({ id: "pb-logp", label: "parameters (log₁₀ billions)", min: -3, max: 2, step: 0.05,
-    value: Math.log10(BIG_MODEL.params / 1e9), onChange: () => draw() });
+    value: Number(Math.log10(BIG_MODEL.params / 1e9).toFixed(4)), onChange: () => draw() });
   const positions = sliderRow({ id: "pb-n", label: "positions in the pass", min: 1, max: 512, step: 1, value: 5, onChange: () => draw() });
   const bytes = el("select", { id: "pb-bytes", "aria-label": "bytes per weight", style: { maxWidth: "100%" } },
     el("option", { value: "2", text: "16-bit weights (2 bytes)" }), el("option", { value: "1", text: "8-bit weights (1 byte)" }));

@@ -11,8 +11,15 @@ export function mountRounds(root) {
   const cv = el("input", { type: "number", id: "rt-cv", value: 1.0, step: 0.1, min: 0, max: 1000, "aria-label": "verify cost" });
   const table = el("div", { id: "rt-table", tabindex: 0, role: "region", "aria-label": "rounds, scrollable" });
   const totals = el("div", { class: "readout", id: "rt-totals" });
+  // the same ones and zeros, the zeros bunched at the end: same rate, another order (the prose's comparison)
+  const bunch = el("button", { class: "secondary", id: "rt-bunch", text: "Move the zeros to the end" });
+  bunch.onclick = () => {
+    const f = flags.value.replace(/\s+/g, "");
+    flags.value = f.replace(/0/g, "") + f.replace(/1/g, "");
+    update();
+  };
   root.append(el("div", { class: "controls" }, el("label", {}, "flags ", flags), el("label", {}, "γ ", gamma),
-      el("label", {}, "draft cost ", cd), el("label", {}, "verify cost ", cv)), table, totals);
+      el("label", {}, "draft cost ", cd), el("label", {}, "verify cost ", cv), bunch), table, totals);
   const fields = { flags, gamma, c_draft: cd, c_verify: cv };
   const update = latest(refresh); // typing fast: only the newest string is computed next
   for (const i of [flags, gamma, cd, cv]) i.addEventListener("input", () => update());
