@@ -189,3 +189,15 @@ def test_the_live_pair_claims_hold_for_these_models():
     # "checking costs as much as writing": far from the flat premise on this kind of machine
     s = call("ch3_verify_summary", batches=[call("ch3_verify_cost", batch=b) for b in range(3)])
     assert s["rows"][-1]["block_best"] > 3 and s["slope"] > 0.25
+
+
+def test_verify_cost_per_position_in_the_cost_model():
+    """c_verify + slope * gamma: a slope of 1 charges a full pass per drafted position, so even a
+    perfect free draft cannot beat plain decoding (the preset 'draft as expensive' in another costume)."""
+    assert sp.evaluate(0.8, 4, 0.1, 1.0, 0.5)["cost"] == pytest.approx(0.4 + 1.0 + 2.0)
+    s = call("ch3_model", alpha=1.0, gamma=4, c_draft=0.0, c_verify=1.0, c_verify_slope=1.0)
+    assert s["point"]["speedup"] == pytest.approx(1.0) and s["sweep"]["best_speedup"] == pytest.approx(1.0)
+    assert call("ch3_model", alpha=0.8, gamma=4, c_draft=0.1, c_verify=1.0)["point"]["c_verify_slope"] == 0
+    r = json.loads(api.dispatch("ch3_model", json.dumps({"alpha": 0.8, "gamma": 4, "c_draft": 0.1, "c_verify": 1.0,
+                                                          "c_verify_slope": -1})))
+    assert r["error"]["field"] == "c_verify_slope"

@@ -91,7 +91,10 @@ def test_one_click_puts_the_measured_numbers_into_the_cost_model(ready_page):
     assert pg.input_value("#cm-gamma-num") == "3"
     assert abs(float(pg.input_value("#cm-alpha-num")) - float(live["ls-alpha"])) < 1e-3
     assert abs(float(pg.input_value("#cm-c_draft-num")) - float(live["ls-cd"])) < 1e-3
-    assert abs(float(pg.input_value("#cm-c_verify-num")) - float(live["ls-cv"])) < 1e-3
+    # the verify cost: the live round's cost at γ = 3, as a base plus the verify chart's slope per position
+    base, slope = float(pg.input_value("#cm-c_verify-num")), float(pg.input_value("#cm-c_verify_slope-num"))
+    assert abs(base + 3 * slope - float(live["ls-cv"])) < 5e-3
+    assert slope == 0 or abs(slope - max(0, live["vc-slope"])) < 1e-3
     # the cost model now predicts what the live pair measured (same formula, same inputs)
     pg.wait_for_function("() => document.querySelector('#cm-speedup').textContent !== '2.40×'")
     assert float(pg.inner_text("#cm-speedup").rstrip("×")) < 1

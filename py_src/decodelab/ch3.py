@@ -18,8 +18,9 @@ VERIFY_GAMMAS = list(range(9))
 
 
 @endpoint
-def ch3_model(alpha, gamma, c_draft, c_verify) -> dict:
-    return {"point": sp.evaluate(alpha, gamma, c_draft, c_verify), "sweep": sp.sweep(alpha, c_draft, c_verify)}
+def ch3_model(alpha, gamma, c_draft, c_verify, c_verify_slope=0.0) -> dict:
+    return {"point": sp.evaluate(alpha, gamma, c_draft, c_verify, c_verify_slope),
+            "sweep": sp.sweep(alpha, c_draft, c_verify, c_verify_slope=c_verify_slope)}
 
 
 @endpoint

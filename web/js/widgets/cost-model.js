@@ -16,14 +16,16 @@ export const PRESETS = [
 ];
 // the verify cost goes to 10: measured on a CPU it is about γ+1 passes (the live pair's hand-off)
 const SLIDERS = [["gamma", "γ (draft tokens)", 0, 32, 1], ["alpha", "α (acceptance)", 0, 1, 0.01],
-  ["c_draft", "draft cost", 0, 1, 0.005], ["c_verify", "verify cost", 0.5, 10, 0.05]];
+  ["c_draft", "draft cost", 0, 1, 0.005], ["c_verify", "verify cost", 0.05, 10, 0.05],
+  ["c_verify_slope", "verify cost per extra position", 0, 2, 0.05]];
 // the widget's starting point; chapter 3's prose quotes its numbers through ch3_prose
 export const DEFAULTS = { gamma: 4, alpha: 0.8, c_draft: 0.1, c_verify: 1.0 };
 
 export function mountCostModel(root) {
   const inputs = {};
   const grid = el("div", { class: "slider-grid" });
-  const defaults = DEFAULTS;
+  // the memory-bound idealisation: verification costs the same whatever γ (no slope)
+  const defaults = { ...DEFAULTS, c_verify_slope: 0 };
   for (const [f, label, min, max, step] of SLIDERS) {
     const row = sliderRow({ id: `cm-${f}`, label, min, max, step, value: defaults[f], onChange: () => update() });
     inputs[f] = { r: row.slider, n: row.num };
@@ -31,7 +33,7 @@ export function mountCostModel(root) {
   }
   const presets = el("div", { class: "controls" }, "Presets: ", PRESETS.map(([name, a, g, cd, cv], i) =>
     el("button", { class: "secondary", id: `cm-preset-${i}`, text: name, onclick: () => {
-      for (const [f, v] of [["alpha", a], ["gamma", g], ["c_draft", cd], ["c_verify", cv]]) { inputs[f].r.value = v; inputs[f].n.value = v; }
+      for (const [f, v] of [["alpha", a], ["gamma", g], ["c_draft", cd], ["c_verify", cv], ["c_verify_slope", 0]]) { inputs[f].r.value = v; inputs[f].n.value = v; }
       origin.textContent = "";
       update();
     } })));
@@ -82,8 +84,9 @@ export function mountCostModel(root) {
     }
   }
   // the live pair's "use these numbers" button: measured α and costs, at the γ they were measured at
-  function importMeasured({ alpha, gamma, c_draft, c_verify, note }) {
-    for (const [f, v] of [["alpha", alpha], ["gamma", gamma], ["c_draft", c_draft], ["c_verify", c_verify]]) {
+  function importMeasured({ alpha, gamma, c_draft, c_verify, c_verify_slope = 0, note }) {
+    for (const [f, v] of [["alpha", alpha], ["gamma", gamma], ["c_draft", c_draft], ["c_verify", c_verify],
+      ["c_verify_slope", c_verify_slope]]) {
       const shown = f === "gamma" ? String(v) : String(Number(v.toFixed(3)));
       inputs[f].r.value = shown;
       inputs[f].n.value = shown;

@@ -4,7 +4,7 @@
 // when the range supports it. Rounds are shown token by token, and acceptance by position.
 import { call, on } from "../engine.js";
 import { el, fmt, serial, readNumber, whenSeen, setStatus, tokenLabel } from "../ui.js";
-import { announce } from "../ch3-events.js";
+import { announce, EVENT } from "../ch3-events.js";
 
 const PROMPT = "Once upon a time, there was a little girl named Lily.";
 const RUNS = 5;
@@ -104,12 +104,21 @@ export function mountLiveSpec(root, ctx = {}) {
     announce({ kind: "live", summary: s });
   });
   run.onclick = go;
+  // the verify-cost chart's slope (steps per extra position), when it has measured one
+  let vslope = null;
+  document.addEventListener(EVENT, (e) => { if (e.detail.kind === "verify") vslope = Math.max(0, e.detail.summary.slope); });
   handoff.onclick = () => {
     if (!last || !ctx.costModel) return;
-    const { s } = last;
-    ctx.costModel.importMeasured({ alpha: s.alpha.median, gamma: s.gamma, c_draft: s.c_draft.median,
-      c_verify: s.c_verify.median,
-      note: `Measured on this machine by the live pair below (medians of ${s.runs} runs at γ = ${s.gamma}); the verify cost holds for this γ only: on this machine it grows with γ.` });
+    const { s } = last, g = s.gamma, cv = s.c_verify.median;
+    // the round's measured cost at this γ, spread as a base plus the chart's growth per position
+    const base = vslope == null ? null : cv - vslope * g;
+    const sloped = base != null && base >= 0.05;
+    ctx.costModel.importMeasured({ alpha: s.alpha.median, gamma: g, c_draft: s.c_draft.median,
+      c_verify: sloped ? base : cv, c_verify_slope: sloped ? vslope : 0,
+      note: `Measured on this machine by the live pair below (medians of ${s.runs} runs at γ = ${g}). ` + (sloped
+        ? `The verify cost is the round's measured ${cv.toFixed(2)} at γ = ${g}, spread as ${base.toFixed(2)} plus ` +
+          `${vslope.toFixed(2)} per drafted position (the verify-cost chart's slope), so the sweep follows γ.`
+        : "The verify cost holds for this γ only: on this machine it grows with γ.") });
     document.getElementById("cost-model").scrollIntoView({ block: "start" });
   };
   whenSeen(root, go); // the pair runs at its defaults when the reader arrives
