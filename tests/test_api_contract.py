@@ -241,6 +241,8 @@ def test_ch3_article_endpoints():
     b = call("ch3_verify_cost", batch=0)
     assert b["gammas"] == list(range(9)) and all(x > 0 for x in b["block"] + b["steps"])
     assert error("ch3_verify_cost", batch=-1)["field"] == "batch"
+    assert call("ch3_verify_cost", batch=1, gammas=[7, 8])["gammas"] == [7, 8]
+    assert error("ch3_verify_cost", batch=0, gammas=[9])["field"] == "gammas"
     v = call("ch3_verify_summary", batches=[b, b])
     assert v["best_gamma"] in b["gammas"]
     assert error("ch3_verify_summary", batches=[])["field"] == "batches"

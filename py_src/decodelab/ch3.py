@@ -117,11 +117,16 @@ def ch3_live_summary(runs: list, gamma: int) -> dict:
 
 
 @endpoint
-def ch3_verify_cost(batch: int = 0) -> dict:
-    """One batch of the verify-cost sweep (gamma = 0..8) on the main model; `batch` alternates the
-    order of the gammas. About 0.5 s; the page runs several and calls ch3_verify_summary."""
+def ch3_verify_cost(batch: int = 0, gammas: list | None = None) -> dict:
+    """Part of one batch of the verify-cost sweep on the main model: the given gammas (default
+    all of 0..8); `batch` alternates their order. The page times each batch in two calls of a few
+    tenths of a second, merges them, and sends the batches to ch3_verify_summary."""
     check_count(batch, 0, 99, "batch", "batch is 0 to 99")
-    return probes.verify_cost_batch(session().engine("main"), VERIFY_GAMMAS, reverse=bool(batch % 2))
+    gs = VERIFY_GAMMAS if gammas is None else gammas
+    if (not isinstance(gs, list) or not gs or len(set(gs)) != len(gs)
+            or any(isinstance(g, bool) or not isinstance(g, int) or g not in VERIFY_GAMMAS for g in gs)):
+        raise InputError("gammas: distinct whole numbers from 0 to 8", "gammas")
+    return probes.verify_cost_batch(session().engine("main"), gs, reverse=bool(batch % 2))
 
 
 @endpoint
