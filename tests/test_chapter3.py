@@ -186,6 +186,7 @@ def test_the_live_pair_claims_hold_for_these_models():
     r = call("ch3_live", prompt="Once upon a time, there was a little girl named Lily.", gamma=3, n=60, mode="greedy", seed=5)
     assert 0.35 < r["alpha"] < 0.65
     assert r["micro"]["c_draft"] < 0.8  # "a draft pass costs a fraction of a target step" (the quiz)
+    assert r["measured_speedup"] < 0.9  # "why does speculation still lose for our pair" (the quiz)
     assert r["micro"]["c_draft"] > 1.3 * v["draft-size-ratio"]
     # "checking costs as much as writing": far from the flat premise on this kind of machine
     s = call("ch3_verify_summary", batches=[call("ch3_verify_cost", batch=b) for b in range(3)])
