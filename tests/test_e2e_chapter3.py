@@ -225,3 +225,18 @@ def test_round_table_zeros_to_the_end_is_the_prose_alternative(ready_page):
     assert float(pg.get_attribute("#rt-totals", "data-acceptance")) == pytest.approx(live["rt-acc-pct"], abs=1e-4)  # the same rate
     pg.fill("#rt-flags", "111111001110101111")
     pg.wait_for_function(f"() => document.querySelector('#rt-totals').dataset.speedup === '{before}'")
+
+
+def test_live_pair_sampled_mode_reports_without_claiming_the_same_text(ready_page):
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('live-spec').scrollIntoView()")
+    pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    pg.fill("#ls-gamma", "3")
+    pg.select_option("#ls-mode", "sample")
+    pg.evaluate("() => { const o = document.querySelector('#ls-out'); delete o.dataset.verdict; }")
+    pg.click("#ls-run")
+    pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    text = pg.inner_text("#ls-out")
+    assert "token for token" not in text and "NaN" not in text and "Acceptance α = " in text
+    assert pg.inner_text("#cm-ceiling-inf").endswith("%")
+    pg.select_option("#ls-mode", "greedy")

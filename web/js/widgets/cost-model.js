@@ -66,7 +66,9 @@ export function mountCostModel(root) {
         (p.alpha < 1 && p.gamma > 0 ? `\\quad\\frac{1-${fmt(p.alpha, 2)}^{${p.gamma + 1}}}{1-${fmt(p.alpha, 2)}}=${fmt(p.E, 3)}` : `\\quad(\\text{closed form: }${fmt(p.E, 3)})`), true);
       figures.replaceChildren(...[["tokens per round", fmt(p.E, 3), "cm-E"], ["cost per round", fmt(p.cost, 2), "cm-cost"],
         ["speedup", fmt(p.speedup, 2) + "×", "cm-speedup"], ["target passes per token", fmt(p.target_passes_per_token, 3), "cm-tpt"],
-        ["share of the ceiling γ+1", (100 * p.ceiling_share).toFixed(1) + "%", "cm-ceiling"]].map(([l, v, id]) =>
+        ["share of the ceiling γ+1", (100 * p.ceiling_share).toFixed(1) + "%", "cm-ceiling"],
+        // E·(1 − α) = 1 − α^(γ+1): the share of the other ceiling, 1/(1 − α), which no γ passes
+        ["share of the ceiling 1/(1−α)", p.alpha < 1 ? (100 * (1 - p.alpha ** (p.gamma + 1))).toFixed(1) + "%" : "no ceiling", "cm-ceiling-inf"]].map(([l, v, id]) =>
         el("span", { class: "stat" }, el("span", { class: "stat-label", text: l }), el("b", { id, text: v }))));
       chart.set([{ label: "speedup", data: s.speedups, x0: 0, color: "#2f6fb3" },
         { label: "best γ", points: [{ x: s.best_gamma, y: s.best_speedup }], color: "#c0622a" },
