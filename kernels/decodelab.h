@@ -72,6 +72,10 @@ float dl_quantize_x(const float *x, int8_t *xq, int32_t cols);
 /* out[r] = sum_c q[r,c]: what the relaxed-SIMD fast path needs besides the weights. */
 void dl_row_sums(const int8_t *q, int32_t rows, int32_t cols, int32_t *out);
 
+/* Memory-read probe (the roofline of chapter 3): read `bytes` (a multiple of 64) from p, reps times,
+ * and return a fold of everything read. It computes nothing useful; its time measures bandwidth. */
+uint32_t dl_bench_read(const uint8_t *p, uint32_t bytes, int32_t reps);
+
 /* Block forms: n input vectors X[t] (stride cols) -> n outputs Y[t] (stride rows), one pass over W.
  * dl_matmat_i8x takes inputs already quantized (XQ[t] with scale xs[t]):
  * Y[t][r] = s[r] * xs[t] * sum_c q[r,c] * XQ[t][c] (int32 accumulation, exact in integers; the

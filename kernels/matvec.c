@@ -220,3 +220,32 @@ void DL_EXPORT("dl_matvec_fast") dl_matvec_fast(const int8_t *q, const float *s,
     float xs = dl_quantize_x(x, scratch, cols);
     dl_matmat_i8x(q, s, scratch, &xs, y, rows, cols, 1, qsum);
 }
+
+/* Memory-read probe for the roofline (chapter 3): stream `bytes` (a multiple of 64) from p, reps
+ * times, with the widest loads this build has, and fold everything into one word so that no read
+ * can be optimised away. Four independent accumulators keep the loads, not a dependency chain,
+ * the limit. It does no useful work: the page times it to measure bytes per second. */
+uint32_t DL_EXPORT("dl_bench_read") dl_bench_read(const uint8_t *p, uint32_t bytes, int32_t reps) {
+    uint32_t out = 0;
+    for (int32_t k = 0; k < reps; k++) {
+#ifdef __wasm_simd128__
+        v128_t a0 = wasm_i32x4_splat(k), a1 = a0, a2 = a0, a3 = a0; /* k: no rep can be hoisted */
+        for (uint32_t i = 0; i + 64 <= bytes; i += 64) {
+            a0 = wasm_v128_xor(a0, wasm_v128_load(p + i));
+            a1 = wasm_v128_xor(a1, wasm_v128_load(p + i + 16));
+            a2 = wasm_v128_xor(a2, wasm_v128_load(p + i + 32));
+            a3 = wasm_v128_xor(a3, wasm_v128_load(p + i + 48));
+        }
+        v128_t a = wasm_v128_xor(wasm_v128_xor(a0, a1), wasm_v128_xor(a2, a3));
+        out ^= wasm_i32x4_extract_lane(a, 0) ^ wasm_i32x4_extract_lane(a, 1) ^ wasm_i32x4_extract_lane(a, 2) ^
+               wasm_i32x4_extract_lane(a, 3);
+#else
+        const uint64_t *w = (const uint64_t *)p;
+        uint64_t a0 = (uint64_t)k, a1 = 0, a2 = 0, a3 = 0;
+        for (uint32_t i = 0; i + 4 <= bytes / 8; i += 4) { a0 ^= w[i]; a1 ^= w[i + 1]; a2 ^= w[i + 2]; a3 ^= w[i + 3]; }
+        uint64_t a = a0 ^ a1 ^ a2 ^ a3;
+        out ^= (uint32_t)a ^ (uint32_t)(a >> 32);
+#endif
+    }
+    return out;
+}

@@ -313,6 +313,31 @@ def test_ch3_live_greedy_is_the_targets_text():
     assert error("ch3_live", prompt="Once", gamma=2, n=10, mode="wild")["field"] == "mode"
 
 
+def test_ch3_article_endpoints():
+    """Chapter 3's summaries, measurements and prose numbers (the math: tests/test_chapter3.py)."""
+    run = {"alpha": 0.5, "c_draft": 0.3, "c_verify": 3.0, "tokens_per_round": 1.8, "measured_speedup": 0.4,
+           "predicted_speedup": 0.4}
+    s = call("ch3_live_summary", runs=[run] * 5, gamma=3)
+    assert s["verdict"] == "does not pay" and s["runs"] == 5
+    assert error("ch3_live_summary", runs=[run] * 500, gamma=3)["field"] == "runs"
+    assert error("ch3_live_summary", runs=[{**run, "alpha": "x"}], gamma=3)["field"] == "runs"
+    b = call("ch3_verify_cost", batch=0)
+    assert b["gammas"] == list(range(9)) and all(x > 0 for x in b["block"] + b["steps"])
+    assert error("ch3_verify_cost", batch=-1)["field"] == "batch"
+    assert call("ch3_verify_cost", batch=1, gammas=[7, 8])["gammas"] == [7, 8]
+    assert error("ch3_verify_cost", batch=0, gammas=[9])["field"] == "gammas"
+    v = call("ch3_verify_summary", batches=[b, b])
+    assert v["best_gamma"] in b["gammas"]
+    assert error("ch3_verify_summary", batches=[])["field"] == "batches"
+    r = call("ch3_roofline")
+    assert r["cache"]["gbps"] > 0 and r["macs"]["gmacs"] > 0
+    p = call("ch3_prose", defaults={"alpha": 0.8, "gamma": 4, "c_draft": 0.1, "c_verify": 1.0},
+             presets={"free": [0.8, 8, 0.005, 1.0], "expensive": [0.8, 4, 1.0, 1.0]},
+             pair={"labels": ["a", "b"], "p": [0.5, 0.5], "q": [0.9, 0.1]})
+    assert p["cm-speedup"] == pytest.approx(2.4011, abs=1e-4) and p["sr-alpha"] == pytest.approx(0.6)
+    assert error("ch3_prose", defaults={}, presets={}, pair={})["field"] == "defaults"
+
+
 def test_kernel_check_and_benches():
     k = call("kernel_check", rows=8, cols=40, seed=1)
     assert len(k["exact"]) == 8 and k["exact_rel_err"] < 1e-6 and k["fast_rel_err"] < 0.05

@@ -1,17 +1,26 @@
-"""Chapter 3 endpoints: speculative decoding, from the cost model to a live draft/target pair."""
+"""Chapter 3 endpoints: speculative decoding, from the cost model to a live draft/target pair.
+
+Long measurements are split into short calls that the page repeats (each well under the 2 s after
+which the Stop bar appears): one live run per call, one verify-cost batch per call; the page then
+sends the runs back to a summary endpoint that takes medians and ranges (spectiming.py)."""
 from __future__ import annotations
 
+from . import probes
 from . import sampler as S
+from . import spectiming as st
 from . import speculative as sp
 from .errors import InputError
 from .inputs import check_count, encode_prompt
 from .session import endpoint, session
 from .specdecode import in_situ_costs, measure_costs, target_alone
 
+VERIFY_GAMMAS = list(range(9))
+
 
 @endpoint
-def ch3_model(alpha, gamma, c_draft, c_verify) -> dict:
-    return {"point": sp.evaluate(alpha, gamma, c_draft, c_verify), "sweep": sp.sweep(alpha, c_draft, c_verify)}
+def ch3_model(alpha, gamma, c_draft, c_verify, c_verify_slope=0.0) -> dict:
+    return {"point": sp.evaluate(alpha, gamma, c_draft, c_verify, c_verify_slope),
+            "sweep": sp.sweep(alpha, c_draft, c_verify, c_verify_slope=c_verify_slope)}
 
 
 @endpoint
@@ -29,9 +38,34 @@ def ch3_gate() -> dict:
     return sp.exactness_gate()
 
 
+def _round_tokens(tok, rounds: list[dict], gamma: int) -> list[dict]:
+    """Each round token by token: kept drafts, the rejected one, the drafts after it (never
+    checked), and the target's own token (a correction, or the bonus when all gamma were kept)."""
+    out = []
+    for r in rounds:
+        k, cells = r["accepted"], []
+        for i, x in enumerate(r["drafts"]):
+            kind = "accepted" if i < k else "rejected" if i == k else "unchecked"
+            cells.append({"text": tok.decode([x]), "kind": kind})
+        cells.append({"text": tok.decode([r["token"]]), "kind": "bonus" if k == gamma else "correction"})
+        out.append({"accepted": k, "tokens": cells})
+    return out
+
+
+def _merge(a: dict, b: dict) -> dict:
+    """Two identical speculative runs' timings as one (their token logs are the same)."""
+    m = dict(a)
+    for f in ("loop_s", "draft_s", "verify_s", "round_rest_s", "n_rounds"):
+        m[f] = a[f] + b[f]
+    m["tokens_per_s"] = 2 * len(a["tokens"]) / m["loop_s"] if m["loop_s"] else 0.0
+    return m
+
+
 @endpoint
 def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: int = 1) -> dict:
-    """Speculative decoding with our draft and main models against the main model alone."""
+    """One run of speculative decoding with our draft and main models against the main model
+    alone, timed target, speculative, speculative, target (so a drift in the machine's speed
+    hits both sides alike). The page repeats it and summarizes with ch3_live_summary."""
     t = session().engine("main")
     if mode not in ("greedy", "sample"):
         raise InputError("mode must be greedy or sample", "mode")
@@ -40,25 +74,143 @@ def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: i
     ids = encode_prompt(t, prompt)
     s = S.Settings(temperature=0.0) if mode == "greedy" else S.Settings(temperature=1.0, top_p=1.0)
     dec = session().spec_decoder()  # raises a clear message if the draft model is missing
-    # warm up first (the browser compiles hot wasm code in tiers), then keep the faster of two timings
-    dec.generate(ids, 4, gamma, s, seed=seed)
-    base, base_s = target_alone(t, ids, n, s, seed)
-    base_s = min(base_s, target_alone(t, ids, n, s, seed)[1])
+    dec.generate(ids, 4, gamma, s, seed=seed)  # warm-up: the browser compiles hot wasm code in tiers
+    base, b1 = target_alone(t, ids, n, s, seed)
     spec = dec.generate(ids, n, gamma, s, seed=seed)
-    t_token = base_s / len(base)
-    costs = in_situ_costs(spec, t_token)
+    spec2 = dec.generate(ids, n, gamma, s, seed=seed)
+    b2 = target_alone(t, ids, n, s, seed)[1]
+    both = _merge(spec, spec2)
+    t_token = (b1 + b2) / (2 * len(base))
+    costs = in_situ_costs(both, t_token)
     micro = measure_costs(t, dec.d, gamma)
     alpha = spec["acceptance"]
-    pred = sp.evaluate(min(1.0, alpha or 0.0), gamma, max(costs["c_draft"], 0.0), max(costs["c_verify"], 1e-9))
+    c_draft = costs["c_draft"] if gamma else 0.0
+    pred = sp.evaluate(min(1.0, alpha or 0.0), gamma, max(c_draft, 0.0), max(costs["c_verify"], 1e-6))
     return {
         "text": t.tokenizer.decode(spec["tokens"]), "tokens": spec["tokens"],
         "same_as_target": spec["tokens"] == base if mode == "greedy" else None,
         "alpha": alpha, "alpha_by_position": spec["acceptance_by_position"],
-        "tokens_per_round": spec["tokens_per_round"], "expected_tokens_per_round": pred["E"],
-        "spec_tps": spec["tokens_per_s"], "target_tps": 1.0 / t_token,
-        "measured_speedup": spec["tokens_per_s"] * t_token,
-        "predicted_speedup": pred["speedup"], "costs": {**costs, "t_target_ms": t_token * 1e3},
+        "checks_by_position": spec["checks_by_position"],
+        "tokens_per_round": spec["tokens_per_round"], "tokens_kept_per_round": spec["tokens_kept_per_round"],
+        "n_rounds": spec["n_rounds"], "expected_tokens_per_round": pred["E"],
+        "rounds": _round_tokens(t.tokenizer, spec["rounds"], gamma),
+        "spec_tps": both["tokens_per_s"], "target_tps": 1.0 / t_token,
+        "measured_speedup": both["tokens_per_s"] * t_token,
+        "predicted_speedup": pred["speedup"], "costs": {**costs, "c_draft": c_draft if gamma else None},
         "predicted_speedup_micro": sp.evaluate(min(1.0, alpha or 0.0), gamma, micro["c_draft"],
                                                micro["c_verify"])["speedup"],
-        "micro": micro, "gamma": gamma, "mode": mode,
+        "micro": micro, "gamma": gamma, "mode": mode, "n": n,
     }
+
+
+@endpoint
+def ch3_live_summary(runs: list, gamma: int) -> dict:
+    """Medians and ranges over the page's repeated ch3_live runs, the verdict the range supports,
+    E at the median alpha, and the same pair with a flat verification cost of 1 pass."""
+    gamma = sp.check_gamma(gamma)
+    out = st.summarize_live(runs)
+    a, cd = out["alpha"]["median"], out["c_draft"]["median"]
+    out["E"] = sp.expected_tokens(min(1.0, a), gamma) if a is not None else 1.0
+    out["flat_speedup"] = sp.evaluate(min(1.0, a or 0.0), gamma, max(cd or 0.0, 0.0), 1.0)["speedup"]
+    out["gamma"] = gamma
+    return out
+
+
+@endpoint
+def ch3_verify_cost(batch: int = 0, gammas: list | None = None) -> dict:
+    """Part of one batch of the verify-cost sweep on the main model: the given gammas (default
+    all of 0..8); `batch` alternates their order. The page times each batch in two calls of a few
+    tenths of a second, merges them, and sends the batches to ch3_verify_summary."""
+    check_count(batch, 0, 99, "batch", "batch is 0 to 99")
+    gs = VERIFY_GAMMAS if gammas is None else gammas
+    if (not isinstance(gs, list) or not gs or len(set(gs)) != len(gs)
+            or any(isinstance(g, bool) or not isinstance(g, int) or g not in VERIFY_GAMMAS for g in gs)):
+        raise InputError("gammas: distinct whole numbers from 0 to 8", "gammas")
+    return probes.verify_cost_batch(session().engine("main"), gs, reverse=bool(batch % 2))
+
+
+@endpoint
+def ch3_verify_summary(batches: list) -> dict:
+    return st.summarize_verify(batches)
+
+
+@endpoint
+def ch3_roofline() -> dict:
+    """The roofline's measurements: bytes/s reading a buffer the size of our weights (it fits in
+    cache) and a 64 MiB one (larger than most caches), and int8 multiply-adds/s of the kernel's
+    fast product on the model's largest matrix (the output layer, vocab x d)."""
+    e = session().engine("main")
+    k = session().kernel()
+    cache = probes.read_bandwidth(k, e.weights_bytes())
+    dram = probes.read_bandwidth(k, 64 << 20, batches=3, min_s=0.03)
+    macs = probes.mac_rate(k, e.vocab, e.d_model)
+    return {"cache": cache, "dram": dram, "macs": macs, "weights_bytes": e.weights_bytes(), "simd_level": k.simd_level}
+
+
+def _model_figures(e) -> dict:
+    params = e.vocab * e.d_model + e.context * e.d_model + e.n_layers * (4 * e.d_model ** 2 + 2 * e.d_model * e.d_ff)
+    return {"params": params, "weights_bytes": e.weights_bytes(),
+            # weight multiply-adds of one position: attention's 4 d x d matrices, the MLP's two, the output layer
+            "macs_per_token": e.n_layers * (4 * e.d_model ** 2 + 2 * e.d_model * e.d_ff) + e.vocab * e.d_model}
+
+
+@endpoint
+def ch3_prose(defaults: dict, presets: dict, pair: dict) -> dict:
+    """The numbers chapter 3's prose quotes that do not need a measurement: the cost model at the
+    widget's defaults and at the settings the text names, the peak and how it moves, the worked
+    example of the sampling rule on the widget's default pair, the streak example, and the two
+    models' sizes. The page passes the widgets' own defaults, so text and widgets cannot drift."""
+    try:
+        a, g, cd, cv = (defaults[f] for f in ("alpha", "gamma", "c_draft", "c_verify"))
+        free, dear = presets["free"], presets["expensive"]
+        p, q = pair["p"], pair["q"]
+    except (KeyError, TypeError) as ex:
+        raise InputError(f"ch3_prose needs defaults, presets and pair ({ex})", "defaults") from None
+    pt = sp.evaluate(a, g, cd, cv)
+    sw = sp.sweep(a, cd, cv)
+    p32 = sp.evaluate(a, 32, cd, cv)
+    S_, b = sw["speedups"], sw["best_gamma"]
+    inner = 0 < b < 32
+    out = {
+        "cm-alpha": a, "cm-gamma": g, "cm-cd": cd, "cm-cv": cv, "cm-E": pt["E"], "cm-cost": pt["cost"],
+        "cm-speedup": pt["speedup"], "cm-tpt": pt["target_passes_per_token"], "cm-share": pt["ceiling_share"],
+        "cm-ceiling": 1 / (1 - a) if a < 1 else None, "cm-share-inf": 1 - a ** (g + 1),
+        "cm32-E": p32["E"], "cm32-cost": p32["cost"], "cm32-speedup": p32["speedup"], "cm32-share": p32["ceiling_share"],
+        "peak-gamma": b, "peak-speedup": sw["best_speedup"],
+        "peak-last-ratio": a ** b / cd if inner and cd else None, "peak-prev-speedup": S_[b - 1] if inner else None,
+        "peak-next-ratio": a ** (b + 1) / cd if inner and cd else None, "peak-after-speedup": S_[b + 1] if inner else None,
+    }
+    for key, alpha in (("peak-a060", 0.6), ("peak-a090", 0.9), ("peak-a095", 0.95)):
+        s2 = sp.sweep(alpha, cd, cv)
+        out[key], out[key + "-s"] = s2["best_gamma"], s2["best_speedup"]
+    out["peak-cd005"] = sp.sweep(a, 0.05, cv)["best_gamma"]
+    out["peak-cd020"] = sp.sweep(a, 0.2, cv)["best_gamma"]
+    out["peak-cd1"] = sp.sweep(dear[0], dear[2], dear[3])["best_gamma"]
+    s2 = sp.sweep(a, cd, 2.0)
+    out["peak-cv2"], out["peak-cv2-s"] = s2["best_gamma"], s2["best_speedup"]
+    s0 = sp.sweep(a, 0.0, cv)
+    out["peak-cd0"], out["peak-cd0-at-end"] = s0["best_gamma"], s0["best_at_end"]
+    sf = sp.sweep(free[0], free[2], free[3])
+    out.update({"peak-free": sf["best_gamma"], "peak-free-s": sf["best_speedup"], "peak-free-preset-gamma": free[1],
+                "peak-free-cd": free[2]})
+    het = st.streak_example(4)
+    out.update({"het-alpha": het["alpha"], "het-E-true": het["E_true"], "het-E-model": het["E_model"]})
+    r = sp.sampling_table(p, q)
+    names = pair.get("labels") or [str(i) for i in range(len(r["p"]))]
+    for i, name in enumerate(names):
+        out.update({f"sr-p-{name}": r["p"][i], f"sr-q-{name}": r["q"][i], f"sr-out-{name}": r["output"][i],
+                    f"sr-gap-{name}": r["residual_raw"][i], f"sr-res-{name}": r["residual"][i],
+                    f"sr-keep-{name}": r["accept"][i]})
+    out.update({"sr-reject-mass": r["reject_mass"], "sr-residual-mass": r["residual_mass"], "sr-alpha": r["alpha"],
+                "sr-tv": r["tv"]})
+    if names:
+        out["sr-reject-first-share"] = 1 - (r["accept"][0] if r["accept"][0] is not None else 1)
+    main = _model_figures(session().engine("main"))
+    out.update({"params": main["params"], "main-weights-mb": main["weights_bytes"] / 1e6,
+                "main-macs-per-token": main["macs_per_token"], "main-weights-bytes": main["weights_bytes"]})
+    draft = session().engines.get("draft")
+    if draft is not None:
+        d = _model_figures(draft)
+        out.update({"draft-params": d["params"], "draft-weights-mb": d["weights_bytes"] / 1e6,
+                    "draft-size-ratio": d["weights_bytes"] / main["weights_bytes"]})
+    return out

@@ -253,10 +253,15 @@ class Engine:
 
     def verify(self, tokens: list[int]) -> list[array]:
         """Feed a block and return the logits after each of its tokens (speculative verification)."""
+        self.score(tokens)
+        return [self.logits(i, copy=True) for i in range(len(tokens))]
+
+    def score(self, tokens: list[int]) -> None:
+        """verify() without the copies: one block pass (each weight read once for all its
+        positions), every position's logits left in kernel memory (chapter 3 times this)."""
         if len(self.history) + len(tokens) > self.context:
             self._slide()
         self._feed_block(tokens, len(tokens))
-        return [self.logits(i, copy=True) for i in range(len(tokens))]
 
     def rewind(self, k: int) -> None:
         """Forget the last k tokens of the cache."""

@@ -221,6 +221,7 @@ class Kernel:
         self.matvec_f32x = f("dl_matvec_f32x")
         self.matvec_fast = f("dl_matvec_fast")
         self.row_sums = f("dl_row_sums")
+        self.bench_read = f("dl_bench_read")  # the roofline's bandwidth probe (chapter 3)
         # the model
         self.last_error_ptr = f("dl_last_error")
         self.model_load = f("dl_model_load")

@@ -19,6 +19,7 @@ import time
 from . import sampler as S
 from .engine import Engine
 from .errors import InputError
+from .spectiming import round_yield
 from .speculative import accept_probability, check_gamma, residual_mass
 
 
@@ -152,7 +153,10 @@ class SpecDecoder:
             "tokens": out, "rounds": rounds, "gamma": gamma,
             "acceptance": (sum(by_pos_acc) / proposed) if proposed else None,
             "acceptance_by_position": [(a / n) if n else None for a, n in zip(by_pos_acc, by_pos_seen)][:gamma],
-            "tokens_per_round": len(out) / n_r if n_r else 0.0,
+            "checks_by_position": by_pos_seen[:gamma],
+            # every round's full yield (accepted + 1): the last round is cut at max_new, and
+            # len(out) / n_r would count that cut against the rounds (a bias of up to gamma / n_r)
+            "tokens_per_round": round_yield(rounds), "tokens_kept_per_round": len(out) / n_r if n_r else 0.0,
             "elapsed_s": elapsed, "loop_s": loop_s, "tokens_per_s": len(out) / loop_s if loop_s else 0.0,
             "draft_s": time_draft, "verify_s": time_verify, "round_rest_s": loop_s - time_draft,
             "n_rounds": n_r,
@@ -184,30 +188,9 @@ def in_situ_costs(spec: dict, t_token: float) -> dict:
     return {"c_draft": c_draft, "c_verify": c_verify, "t_target_ms": t_token * 1e3}
 
 
-def measure_costs(target: Engine, draft: Engine, gamma: int, n: int = 24) -> dict:
-    """Time one target pass, one draft pass and one verification of gamma+1 tokens (medians)."""
-    import statistics
+def measure_costs(target: Engine, draft: Engine, gamma: int) -> dict:
+    """One target pass, one draft pass and one verification of gamma+1 tokens, each timed as a
+    batch of many (probes.pass_costs): single passes are too short for a browser's clock."""
+    from .probes import pass_costs
 
-    toks = target.tokenizer.encode("Once upon a time, there was a little girl named Lily. She liked to play.")
-    def per_step(engine):
-        engine.reset()
-        engine.feed(toks[:8])
-        ts = []
-        for i in range(n):
-            a = time.perf_counter()
-            engine.step(toks[8 + i % 8])
-            ts.append(time.perf_counter() - a)
-        return statistics.median(ts)
-
-    t_target, t_draft = per_step(target), per_step(draft)
-    block = (toks * 3)[:gamma + 1]
-    ts = []
-    for _ in range(max(5, n // 3)):
-        target.reset()
-        target.feed(toks[:8])
-        a = time.perf_counter()
-        target.verify(block)
-        ts.append(time.perf_counter() - a)
-    t_verify = statistics.median(ts)
-    return {"t_target_ms": t_target * 1e3, "t_draft_ms": t_draft * 1e3, "t_verify_ms": t_verify * 1e3,
-            "c_draft": t_draft / t_target, "c_verify": t_verify / t_target}
+    return pass_costs(target, draft, gamma)

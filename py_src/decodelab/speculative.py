@@ -71,22 +71,25 @@ def expected_tokens(alpha: float, gamma: int) -> float:
     return (1.0 - alpha ** (gamma + 1)) / (1.0 - alpha)
 
 
-def evaluate(alpha, gamma, c_draft, c_verify) -> dict:
-    """Every figure of one setting of the cost model."""
+def evaluate(alpha, gamma, c_draft, c_verify, c_verify_slope=0.0) -> dict:
+    """Every figure of one setting of the cost model. c_verify_slope: what verification adds per
+    drafted position (0 in the memory-bound idealisation; about 1 where every position costs a
+    full pass), so verifying gamma drafts costs c_verify + c_verify_slope * gamma."""
     alpha = check_alpha(alpha)
     gamma = check_gamma(gamma)
     c_draft = check_cost(c_draft, "c_draft", "the draft cost", allow_zero=True)
     c_verify = check_cost(c_verify, "c_verify", "the verification cost", allow_zero=False)
+    slope = check_cost(c_verify_slope, "c_verify_slope", "the verify cost per extra position", allow_zero=True)
     E = expected_tokens(alpha, gamma)
-    cost = gamma * c_draft + c_verify
-    return {"alpha": alpha, "gamma": gamma, "c_draft": c_draft, "c_verify": c_verify,
+    cost = gamma * c_draft + c_verify + slope * gamma
+    return {"alpha": alpha, "gamma": gamma, "c_draft": c_draft, "c_verify": c_verify, "c_verify_slope": slope,
             "E": E, "E_sum": expected_tokens_sum(alpha, gamma), "cost": cost, "speedup": E / cost,
             "target_passes_per_token": cost / E, "ceiling_share": E / (gamma + 1)}
 
 
-def sweep(alpha, c_draft, c_verify, gamma_max: int = GAMMA_MAX) -> dict:
+def sweep(alpha, c_draft, c_verify, gamma_max: int = GAMMA_MAX, c_verify_slope=0.0) -> dict:
     """Speedup for gamma = 0..gamma_max, the best gamma, and whether it sits at the end of the sweep."""
-    rows = [evaluate(alpha, g, c_draft, c_verify) for g in range(gamma_max + 1)]
+    rows = [evaluate(alpha, g, c_draft, c_verify, c_verify_slope) for g in range(gamma_max + 1)]
     best = max(rows, key=lambda r: (r["speedup"], -r["gamma"]))  # ties: the smaller gamma
     return {"gammas": [r["gamma"] for r in rows], "speedups": [r["speedup"] for r in rows],
             "best_gamma": best["gamma"], "best_speedup": best["speedup"],
@@ -216,6 +219,9 @@ def sampling_table(p_weights, q_weights) -> dict:
     return {"p": p, "q": q, "min": mins, "residual_raw": raw, "residual": res, "output": out,
             "accept": [accept_probability(a, b) if b > 0 else None for a, b in zip(p, q)],
             "alpha": sum(mins), "tv": tv, "one_minus_tv": 1 - tv,
+            # the identity behind exactness: rejections happen exactly as often as the residual weighs
+            "reject_mass": sum(qx * (1 - accept_probability(px, qx)) for px, qx in zip(p, q) if qx > 0),
+            "residual_mass": sum(raw),
             "max_error": max(abs(a - b) for a, b in zip(out, p)), "notes": [n for n in (note_p, note_q) if n]}
 
 

@@ -16,12 +16,17 @@ import { mountCostModel } from "./widgets/cost-model.js";
 import { mountRounds } from "./widgets/rounds.js";
 import { mountSamplingRule } from "./widgets/sampling-rule.js";
 import { mountLiveSpec } from "./widgets/live-spec.js";
+import { mountVerifyCost } from "./widgets/verify-cost.js";
+import { mountRoofline } from "./widgets/roofline.js";
+import { mountPassBudget } from "./widgets/pass-budget.js";
+import { mountRoundAnatomy } from "./widgets/round-anatomy.js";
 import { mountQuiz, mountQuizzes } from "./widgets/quiz.js";
 import { mountSpeed } from "./widgets/speed.js";
 import { mountPlayground } from "./widgets/playground.js";
 import { startLive } from "./ch1-live.js";
 import { startLive2 } from "./ch2-live.js";
 import { mountQ8Table } from "./widgets/q8-table.js";
+import { startCh3Live } from "./ch3-live.js";
 
 // Count Content-Security-Policy violations (the end-to-end tests read it; there should be none).
 window.__cspViolations = [];
@@ -44,6 +49,7 @@ const ENDPOINT_WORDS = {
   ch1_prose: "the chapter's numbers", ch1_prose_fixed: "the chapter's numbers", ch1_tokenize: "splitting the prompt",
   ch1_loops: "greedy loops", ch1_long: "a long story", ch2_kv_race: "the KV-cache race", ch2_requant: "re-quantizing",
   ch2_speed: "the speed race", ch2_facts: "the chapter's numbers", kernel_check: "the kernel check", ch3_live: "the live draft and target",
+  ch3_verify_cost: "timing the verification", ch3_roofline: "measuring the roofline",
 };
 
 function bootUi() {
@@ -120,6 +126,7 @@ function mountAll() {
   bootUi();
   stopBar();
   typesetAll(document);
+  startCh3Live(); // chapter 3's (ch3-live.js): it listens before the widgets announce their first results
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
   // the naive loop's cell runs the very code the prose prints
   const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
@@ -128,8 +135,9 @@ function mountAll() {
     ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "The naive loop, live" })],
     ["playground", (n) => mountPlayground(n, ctx)],
     ["kv-race", mountKvRace], ["q8-table", mountQ8Table], ["outliers", mountOutliers],
-    ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["cost-model", mountCostModel], ["rounds", mountRounds],
-    ["sampling-rule", mountSamplingRule], ["live-spec", mountLiveSpec], ["quiz", mountQuiz]];
+    ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["round-anatomy", mountRoundAnatomy], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],
+    ["sampling-rule", mountSamplingRule], ["verify-cost", mountVerifyCost], ["roofline", mountRoofline],
+    ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz]];
   const live = [];
   for (const [id, mount] of mounts) {
     const node = document.getElementById(id);

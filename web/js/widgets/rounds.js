@@ -1,6 +1,7 @@
 // Round-by-round table from an acceptance string (1 = draft kept, 0 = rejected).
 import { call } from "../engine.js";
 import { el, fmt, clearErrors, latest, readNumber, showError } from "../ui.js";
+import { announce } from "../ch3-events.js";
 
 export function mountRounds(root) {
   const flags = el("input", { type: "text", id: "rt-flags", value: "111111001110101111", size: 36, maxlength: 2000,
@@ -10,9 +11,15 @@ export function mountRounds(root) {
   const cv = el("input", { type: "number", id: "rt-cv", value: 1.0, step: 0.1, min: 0, max: 1000, "aria-label": "verify cost" });
   const table = el("div", { id: "rt-table", tabindex: 0, role: "region", "aria-label": "rounds, scrollable" });
   const totals = el("div", { class: "readout", id: "rt-totals" });
-  root.append(el("h3", { text: "Round by round" }),
-    el("div", { class: "controls" }, el("label", {}, "flags ", flags), el("label", {}, "γ ", gamma),
-      el("label", {}, "draft cost ", cd), el("label", {}, "verify cost ", cv)), table, totals);
+  // the same ones and zeros, the zeros bunched at the end: same rate, another order (the prose's comparison)
+  const bunch = el("button", { class: "secondary", id: "rt-bunch", text: "Move the zeros to the end" });
+  bunch.onclick = () => {
+    const f = flags.value.replace(/\s+/g, "");
+    flags.value = f.replace(/0/g, "") + f.replace(/1/g, "");
+    update();
+  };
+  root.append(el("div", { class: "controls" }, el("label", {}, "flags ", flags), el("label", {}, "γ ", gamma),
+      el("label", {}, "draft cost ", cd), el("label", {}, "verify cost ", cv), bunch), table, totals);
   const fields = { flags, gamma, c_draft: cd, c_verify: cv };
   const update = latest(refresh); // typing fast: only the newest string is computed next
   for (const i of [flags, gamma, cd, cv]) i.addEventListener("input", () => update());
@@ -31,8 +38,11 @@ export function mountRounds(root) {
           x.target_passes ?? "", x.cum_cost != null ? fmt(x.cum_cost, 2) : ""].map((v) => el("td", { text: String(v) }))))));
       totals.textContent = `${r.n_rounds} rounds, ${r.tokens} tokens, ${r.draft_passes} draft passes, cost ${fmt(r.cost, 2)}, ` +
         `speedup ${fmt(r.speedup, 2)}×, acceptance ${r.accepted} of ${r.flags_checked}` +
+        (r.flags_checked ? ` (${(100 * r.acceptance).toFixed(0)}%)` : "") +
         (r.incomplete_flags ? `. The last flags “${r.incomplete_flags}” end inside a round that has not been verified, so they are left out.` : ".");
       totals.dataset.speedup = r.speedup.toFixed(2);
+      totals.dataset.acceptance = r.acceptance.toFixed(4);
+      announce({ kind: "rounds", r, flags: flags.value, gamma: g, c_draft: c1, c_verify: c2 });
     } catch (e) {
       showError(e, fields, totals);
     }
