@@ -40,6 +40,14 @@ CALLS = [
     ("ch3_sampling", {"p": [0.5, 0.3, 0.2], "q": [0.2, 0.5, 0.3]}),
     ("ch3_gate", {}),
     ("ch3_live", {"prompt": PROMPT, "gamma": 3, "n": 16, "mode": "sample", "seed": 2}),
+    ("ch3_live_summary", {"runs": [{"alpha": 0.5, "c_draft": 0.3, "c_verify": 3.0, "tokens_per_round": 1.8,
+                                    "measured_speedup": 0.4 + i / 100, "predicted_speedup": 0.4} for i in range(5)],
+                          "gamma": 3}),
+    ("ch3_verify_cost", {"batch": 1, "gammas": [0, 4]}),
+    ("ch3_roofline", {}),
+    ("ch3_prose", {"defaults": {"alpha": 0.8, "gamma": 4, "c_draft": 0.1, "c_verify": 1.0},
+                   "presets": {"free": [0.8, 8, 0.005, 1.0], "expensive": [0.8, 4, 1.0, 1.0]},
+                   "pair": {"labels": ["a", "b"], "p": [0.5, 0.5], "q": [0.9, 0.1]}}),
     ("bench_generate", {"n": 8}),
     ("bench_sampler", {"n": 5}),
     ("bench_requant", {}),
@@ -48,6 +56,18 @@ CALLS = [
 ]
 # Keys that hold a time (ms, s, tokens per second and what is computed from them).
 TIMED = re.compile(r"(^|_)(ms|s|us|seconds|time|times|tps|tok_s|per_s|gmacs|gmac_s|speedup|share|costs?|micro|elapsed)($|_)")
+
+
+# Answers that are nothing but measurements: compared by their shape (keys and kinds of values).
+MEASURED = {"ch3_verify_cost", "ch3_roofline"}
+
+
+def shape(x):
+    if isinstance(x, dict):
+        return {k: shape(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [shape(v) for v in x]
+    return type(x).__name__
 
 
 def scrub(x):
@@ -60,14 +80,17 @@ def scrub(x):
 
 
 def test_every_endpoint_is_compared():
-    assert {fn for fn, _ in CALLS} | {"load_models"} == set(ENDPOINTS)
+    assert {fn for fn, _ in CALLS} | {"load_models", "ch3_verify_summary"} == set(ENDPOINTS)
 
 
 def answers(browser, site, path):
     ctx, pg = guarded_page(browser, site)
     open_ready(pg, path)
     start = pg.evaluate("() => document.body.dataset.pythonStart")
-    out = [(fn, scrub(py(pg, fn, **args))) for fn, args in CALLS]
+    out = [(fn, (shape if fn in MEASURED else scrub)(py(pg, fn, **args))) for fn, args in CALLS]
+    # the verify summary of this page's own batches: the same shape on both paths
+    batches = [py(pg, "ch3_verify_cost", batch=b, gammas=[0, 4]) for b in range(2)]
+    out.append(("ch3_verify_summary", shape(py(pg, "ch3_verify_summary", batches=batches))))
     ctx.close()
     return start, out
 
