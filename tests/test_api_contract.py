@@ -336,6 +336,8 @@ def test_ch3_article_endpoints():
              pair={"labels": ["a", "b"], "p": [0.5, 0.5], "q": [0.9, 0.1]})
     assert p["cm-speedup"] == pytest.approx(2.4011, abs=1e-4) and p["sr-alpha"] == pytest.approx(0.6)
     assert error("ch3_prose", defaults={}, presets={}, pair={})["field"] == "defaults"
+    d = call("ch3_draft_prose")  # its own call: asking for it is what loads the draft in the page
+    assert 0 < d["draft-size-ratio"] < 1 and d["draft-params"] > 0
 
 
 def test_kernel_check_and_benches():

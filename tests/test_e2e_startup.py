@@ -45,6 +45,7 @@ CALLS = [
                           "gamma": 3}),
     ("ch3_verify_cost", {"batch": 1, "gammas": [0, 4]}),
     ("ch3_roofline", {}),
+    ("ch3_draft_prose", {}),
     ("ch3_prose", {"defaults": {"alpha": 0.8, "gamma": 4, "c_draft": 0.1, "c_verify": 1.0},
                    "presets": {"free": [0.8, 8, 0.005, 1.0], "expensive": [0.8, 4, 1.0, 1.0]},
                    "pair": {"labels": ["a", "b"], "p": [0.5, 0.5], "q": [0.9, 0.1]}}),

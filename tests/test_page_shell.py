@@ -1,6 +1,7 @@
 """End-to-end: the built page boots Pyodide in a worker, Python drives the wasm kernel, and the
 result equals what the same Python computes in CPython through wasmtime. No request may leave
 the page's origin (the `page` fixture aborts and fails on any)."""
+import pytest
 from conftest import open_ready, py
 
 
@@ -75,21 +76,31 @@ def test_damaged_model_file_gives_a_clear_error(page):
     assert "loading the models" in msg and "damaged" in msg and "checksum" in msg
 
 
-def test_python_starts_from_bytecode_and_micropip_waits_for_the_cell(page):
-    """Start-up: the standard library and our package come as .pyc (nothing compiled in the
-    page), our package from a zip on sys.path with its sources beside it (tracebacks keep their
-    lines), and micropip is not loaded until the reader's cell asks for it."""
-    open_ready(page)
-    code = ("import sys, json, csv\n"
+@pytest.mark.parametrize("path", ["/", "/?snapshot=0"])
+def test_python_starts_from_bytecode_and_micropip_waits_for_the_cell(page, path):
+    """Start-up: nothing we need is compiled in the page. Restored from the snapshot (the page as
+    shipped), every decodelab module and what it imports is already in memory before the first
+    cell; from scratch (the fallback), the standard library and our package come as .pyc. Our
+    package is a zip on sys.path with its sources beside it (tracebacks keep their lines), and
+    micropip is not loaded until the reader's cell asks for it."""
+    open_ready(page, path)
+    code = ("import sys\n"
+            "preloaded = sorted(m for m in ('json', 'decodelab.api', 'decodelab.ch3', 'decodelab.engine') if m in sys.modules)\n"
+            "import json, csv\n"
             "from decodelab import sampler\n"
-            "print(json.dumps([sampler.__file__, json.__spec__.origin, 'micropip' in sys.modules]))\n")
+            "print(json.dumps([sampler.__file__, json.__spec__.origin, 'micropip' in sys.modules, preloaded]))\n")
     r = py(page, "run_cell", code=code)
     assert r["ok"], r["output"]
     import json
 
-    ours, stdlib, micropip_loaded = json.loads(r["output"])
+    ours, stdlib, micropip_loaded, preloaded = json.loads(r["output"])
     assert ours == "/lib/decodelab.zip/decodelab/sampler.pyc"
-    assert stdlib.endswith(".pyc")
+    if path == "/":
+        assert page.evaluate("() => document.body.dataset.pythonStart") == "snapshot"
+        assert preloaded == ["decodelab.api", "decodelab.ch3", "decodelab.engine", "json"]
+    else:
+        assert page.evaluate("() => document.body.dataset.pythonStart") == "import"
+        assert stdlib.endswith(".pyc")
     assert micropip_loaded is False
     tb = py(page, "run_cell", code="import traceback\nfrom decodelab import sampler\n"
                                    "try:\n    sampler.make_settings(temperature='hot')\n"

@@ -208,9 +208,14 @@ def ch3_prose(defaults: dict, presets: dict, pair: dict) -> dict:
     main = _model_figures(session().engine("main"))
     out.update({"params": main["params"], "main-weights-mb": main["weights_bytes"] / 1e6,
                 "main-macs-per-token": main["macs_per_token"], "main-weights-bytes": main["weights_bytes"]})
-    draft = session().engines.get("draft")
-    if draft is not None:
-        d = _model_figures(draft)
-        out.update({"draft-params": d["params"], "draft-weights-mb": d["weights_bytes"] / 1e6,
-                    "draft-size-ratio": d["weights_bytes"] / main["weights_bytes"]})
     return out
+
+
+@endpoint
+def ch3_draft_prose() -> dict:
+    """The draft model's size beside the main model's, for the prose. A call of its own: the page
+    loads the draft only when something first needs it (this call, when chapter 3 comes near)."""
+    main = _model_figures(session().engine("main"))
+    d = _model_figures(session().engine("draft"))
+    return {"draft-params": d["params"], "draft-weights-mb": d["weights_bytes"] / 1e6,
+            "draft-size-ratio": d["weights_bytes"] / main["weights_bytes"]}

@@ -4,7 +4,7 @@
 // widget's own result when it arrives (the widgets announce them as "ch3" events on document).
 // A key not known yet keeps its "…"; no model or measured number is typed into the HTML.
 import { call, on } from "./engine.js";
-import { latest } from "./ui.js";
+import { latest, whenSeen } from "./ui.js";
 import { passBudget } from "./hardware.js";
 import { EVENT } from "./ch3-events.js";
 import { DEFAULTS, PRESETS } from "./widgets/cost-model.js";
@@ -151,4 +151,10 @@ export function startCh3Live() {
       setLive(v);
     }, (e) => console.warn("[decodelab] chapter 3's numbers:", e.message));
   }, 0));
+  // the draft model's size: asking for it loads the draft, so only when chapter 3 comes near
+  const ch3 = document.getElementById("ch3");
+  if (ch3) whenSeen(ch3, () => call("ch3_draft_prose").then(setLive, (e) => {
+    setLive({ "draft-params": null, "draft-weights-mb": null, "draft-size-ratio": null });
+    console.warn("[decodelab] the draft model's size:", e.message);
+  }));
 }
