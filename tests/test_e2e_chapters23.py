@@ -50,6 +50,7 @@ def test_bit_depth_widget_and_restore(ready_page):
 
 def test_cost_model_sliders_move_curve_and_peak(ready_page):
     pg = ready_page
+    pg.eval_on_selector("#cost-model", "e => e.scrollIntoView()")  # a chapter off screen is not laid out: no innerText
     pg.wait_for_selector("#cm-peak[data-best]")
     assert pg.get_attribute("#cm-peak", "data-best") == "6"
     assert pg.inner_text("#cm-speedup") == "2.40×"

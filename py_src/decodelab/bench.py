@@ -113,7 +113,7 @@ def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_00
                 stages: window.__bootStages, dom_ms: nav ? nav.domContentLoadedEventEnd : null,
                 mount_ms: (performance.getEntriesByName('decodelab-mount', 'measure')[0] || {}).duration,
                 worker_created_ms: window.__decodelabWorkerAt,
-                python: document.body.dataset.pythonStart};
+                python: document.body.dataset.pythonStart, marks: window.__bootMarks};
     }""")
     t["bytes"] = sum(sizes)
     t["requests"] = len(sizes)
@@ -165,6 +165,10 @@ def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
                   f"bytes over the network: cold {d['cold_bytes'] / 1e6:.1f} MB, repeat {d['repeat_bytes'] / 1e6:.2f} MB")
             print(f"[{name}] main thread: worker created at {med(cold, 'worker_created_ms'):.2f} s, DOMContentLoaded at "
                   f"{med(cold, 'dom_ms'):.2f} s, mounting the widgets took {med(cold, 'mount_ms') * 1000:.0f} ms (cold medians)")
+            marks = {k: statistics.median(r["marks"][k] for r in cold if r.get("marks") and k in r["marks"])
+                     for k in (cold[0].get("marks") or {})}
+            print(f"[{name}] worker milestones, ms since it started (cold medians):",
+                  ", ".join(f"{k} {v:.0f}" for k, v in marks.items()))
             print(f"[{name}] stages of the first cold load (s since the worker started):",
                   ", ".join(f"{k} {v:.2f}" for k, v in (cold[0]["stages"] or {}).items()))
     write_json(json_path, data)

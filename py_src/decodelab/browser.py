@@ -73,6 +73,8 @@ def open_ready(page, path: str = "/", timeout: float = BOOT_TIMEOUT_MS) -> None:
     page.wait_for_function("() => document.body.dataset.ready", timeout=timeout)
     if page.evaluate("document.body.dataset.ready") != "1":
         raise AssertionError("engine failed: " + page.inner_text("#boot-error"))
+    # widgets far from the screen are mounted just after the panel's first distribution
+    page.wait_for_function("() => document.body.dataset.mounted", timeout=timeout)
 
 
 def call(page, fn: str, **args):

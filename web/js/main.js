@@ -66,6 +66,7 @@ function bootUi() {
   engine.on("ready", (info) => {
     window.__readyAt = performance.now();
     window.__bootStages.ready = info.ms / 1000;
+    window.__bootMarks = info.marks; // the worker's milestones (bench startup)
     boot.classList.remove("failed");
     boot.classList.add("ready");
     stageEl.textContent = `Ready in ${(info.ms / 1000).toFixed(2)} s: Python ${info.python}, ` +
@@ -138,15 +139,51 @@ function mountAll() {
     ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["round-anatomy", mountRoundAnatomy], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],
     ["sampling-rule", mountSamplingRule], ["verify-cost", mountVerifyCost], ["roofline", mountRoofline],
     ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz]];
+  // Widgets are mounted in two stages, so that building the page does not compete with Python's
+  // start-up for the machine's cores (on a 2-core laptop it did, by a third of a second): first
+  // the control panel and whatever is near the screen, then, once the panel has drawn its first
+  // distribution (or the engine failed), the rest, one widget per task. body[data-mounted] says
+  // when every widget is there.
   const live = [];
-  for (const [id, mount] of mounts) {
+  const mountOne = ([id, mount]) => {
     const node = document.getElementById(id);
-    if (node) live.push(mount(node));
-  }
-  mountQuizzes(document);
-  persistInputs(document); // after mounting (the widgets made the inputs), before anything reads them
+    if (!node || node.dataset.mounted) return;
+    node.dataset.mounted = "1";
+    const w = mount(node);
+    live.push(w);
+    persistInputs(node); // after mounting (the widget made its inputs), before anything reads them
+    if (engine.isReady() && w && w.update) w.update(); // the engine was ready before this widget
+  };
+  const near = (id) => {
+    const n = document.getElementById(id);
+    if (!n) return false;
+    const r = n.getBoundingClientRect();
+    return r.bottom > -window.innerHeight && r.top < 2 * window.innerHeight;
+  };
+  for (const m of mounts) if (m[0] === "sampler-panel" || near(m[0])) mountOne(m);
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });
+  let rest = null;
+  const mountRest = () => {
+    if (rest) return;
+    rest = mounts.filter((m) => !document.getElementById(m[0])?.dataset.mounted);
+    const next = () => {
+      const m = rest.shift();
+      if (m) { mountOne(m); setTimeout(next, 0); return; }
+      mountQuizzes(document);
+      persistInputs(document); // inputs outside the widgets (the quizzes'), if any
+      document.body.dataset.mounted = "1";
+      performance.measure("decodelab-mount-rest", "decodelab-mount-rest");
+    };
+    performance.mark("decodelab-mount-rest");
+    setTimeout(next, 0);
+  };
+  const panel = document.getElementById("sampler-panel");
+  if (panel) new MutationObserver((_, obs) => { obs.disconnect(); mountRest(); })
+    .observe(panel, { attributes: true, attributeFilter: ["data-updates"] });
+  engine.on("fatal", mountRest);
+  setTimeout(mountRest, 10000); // whatever happens, every widget is there after 10 s
+  if (!panel) mountRest();
   // the chapters' numbers in the prose (ch1-live.js, ch2-live.js; widgets fill their own keys):
   // their calls go after the widgets' first ones, so the panel's first distribution is not kept
   // waiting (their listeners are in place long before any widget's first result arrives)

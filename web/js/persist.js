@@ -29,7 +29,8 @@ export function persistInputs(root = document) {
   const s = storage();
   if (!s) return;
   for (const node of root.querySelectorAll("input[id], textarea[id], select[id]")) {
-    if (node.dataset.persist === "no") continue;
+    if (node.dataset.persist === "no" || node.dataset.persisted) continue;
+    node.dataset.persisted = "1"; // once per input, however many times a root is passed
     const v = s.getItem(PREFIX + node.id);
     if (v != null) {
       if (node.type === "checkbox") node.checked = v === "true";

@@ -17,6 +17,9 @@ const params = new URL(self.location.href).searchParams;
 const FETCH_TIMEOUT_MS = 30000;
 const PYODIDE_TIMEOUT_MS = 40000;
 let stage = "start";
+// ms since the worker started, at each milestone of the boot (bench startup prints them)
+const marks = {};
+const mark = (name) => { marks[name] = Math.round(performance.now() - t0); };
 
 // Messages that arrive during boot wait here (the page queues too; this is the second net).
 const early = [];
@@ -103,16 +106,41 @@ async function loadComparisonKernels(info) {
 
 // ---- Python: restored from the build's memory snapshot, or started from scratch ------------------
 
-// The snapshot ships gzip-compressed (build.py says why); a server that already decoded it
-// (Content-Encoding) hands over the raw memory image, which is used as it is. The browser's
-// DecompressionStream checks gzip's CRC, so a damaged file fails here, not inside Python.
+// The snapshot ships gzip-compressed (build.py says why) and is inflated by the browser's own
+// DecompressionStream as it downloads, straight into one buffer of the size the manifest gives
+// (no second copy). gzip's CRC is checked by the stream, so a damaged file fails here, not
+// inside Python. A server that already decoded it (Content-Encoding) hands over the raw
+// memory image, which is used as it is.
 async function fetchSnapshot(snap) {
-  const bytes = await fetchBytes(abs(snap.url), "the Python memory snapshot");
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  const mem = new Uint8Array(await new Response(stream).arrayBuffer());
-  if (mem.length < snap.memory_bytes) throw new Error("the snapshot file is incomplete");
-  return mem;
+  const name = snap.file.split("/").pop();
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), FETCH_TIMEOUT_MS);
+  try {
+    const res = await fetch(abs(snap.url), { signal: ctl.signal });
+    if (!res.ok) throw new Error(`the server answered HTTP ${res.status}`);
+    const [peek, body] = res.body.tee();
+    const first = (await peek.getReader().read()).value || new Uint8Array(0);
+    const gz = first[0] === 0x1f && first[1] === 0x8b;
+    const reader = (gz ? body.pipeThrough(new DecompressionStream("gzip")) : body).getReader();
+    const mem = new Uint8Array(snap.memory_bytes);
+    let at = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (at + value.length > mem.length) throw new Error("the snapshot is larger than the manifest says");
+      mem.set(value, at);
+      at += value.length;
+      if (at === value.length) mark("snapshot_first_bytes");
+    }
+    if (at !== mem.length) throw new Error("the snapshot file is incomplete");
+    mark("snapshot_inflated");
+    return mem;
+  } catch (e) {
+    const why = e.name === "AbortError" ? `it did not arrive within ${FETCH_TIMEOUT_MS / 1000} s` : (e.message || String(e));
+    throw new Error(`${name}: ${why}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function stdlibError(e, file = "python_stdlib.zip") {
@@ -140,6 +168,7 @@ async function startPython(infoP, packageP) {
       // the stdlib zip the snapshot was made over (its .py files: build.py says why)
       const stdLibURL = abs((await infoP).snapshot?.stdlib_url || "pyodide/python_stdlib.zip");
       const pyodide = await start({ _loadSnapshot: snapshotP, stdLibURL });
+      mark("python_restored");
       // what the snapshot already imported works without the standard library's zip, but the
       // reader's cell (import csv) would not: a missing zip fails here, as it does otherwise
       const stdlib = pyodide.runPython("import os, sys; os.path.exists(f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip')");
@@ -190,6 +219,7 @@ async function boot() {
   const pythonP = startPython(infoP, packageP);
   pythonP.catch(() => {});
   const info = await infoP; // a missing or damaged manifest is the error to report, not Python's
+  mark("manifest");
 
   // Start independent downloads at once.
   const kernelP = loadKernel(info);
@@ -204,6 +234,7 @@ async function boot() {
   const pyodide = py.pyodide;
   progress("kernel", "instantiating the wasm kernel");
   const kernel = await kernelP;
+  mark("kernel");
   pyodide.registerJsModule("decodelab_kernel", { exports: kernel.exports, name: kernel.name });
   const comparison = await comparisonP;
   if (!comparison.error) {
@@ -225,6 +256,7 @@ async function boot() {
     return r.result[name];
   };
   const models = { main: await load("main", mainP) };
+  mark("main_model");
 
   // The draft model is fetched and loaded when a call first needs it (Python says which model
   // is missing); if it cannot be, only the live speculative widget loses it.
@@ -273,7 +305,7 @@ async function boot() {
   self.postMessage({
     type: "ready",
     info: { ...hello.result, models, kernelNotice: kernel.notice, ms: performance.now() - t0,
-            pythonStart: py.path, pythonNotice: py.notice,
+            pythonStart: py.path, pythonNotice: py.notice, marks,
             speedRace: !comparison.error },
   });
   for (const ev of early.splice(0)) self.onmessage(ev);

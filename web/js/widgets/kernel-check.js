@@ -29,6 +29,7 @@ export function mountKernelCheck(root) {
     const r = readNumber(rows, { label: "rows", min: 1, max: 8192, integer: true });
     const c = readNumber(cols, { label: "columns", min: 1, max: 4096, integer: true });
     if (r == null || c == null) return;
+    delete out.dataset.result; // a result shown is the latest run's, never an earlier one's
     out.textContent = `multiplying ${r} × ${c}…`;
     const res = await call("kernel_check", { rows: r, cols: c, seed: 7 });
     const macs = r * c, name = kernelName(res.kernel, res.simd);
