@@ -52,7 +52,12 @@ export function mountRoofline(root) {
     announce({ kind: "roofline", result: r });
   });
   run.onclick = measure;
-  // measured as soon as the chapter's first widget (the pass budget, which offers this machine) is seen
-  whenSeen(document.getElementById("pass-budget") || root, measure);
+  // measured as soon as the chapter's first widget (the pass budget, which offers this machine) or
+  // this one is seen, whichever comes first (a reader may arrive here by a link)
+  let measured = false;
+  const first = () => { if (!measured) { measured = true; measure(); } };
+  const budget = document.getElementById("pass-budget");
+  if (budget) whenSeen(budget, first);
+  whenSeen(root, first);
   return {};
 }
