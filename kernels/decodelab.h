@@ -45,7 +45,7 @@
 /* 0 for the scalar build, 1 with wasm SIMD (or a native SIMD target), 2 with wasm SIMD and the
  * relaxed-SIMD dot product (i32x4.relaxed_dot_i8x16_i7x16_add_s) in the fast path. */
 int32_t dl_simd_enabled(void);
-/* ABI version; bumped whenever a signature here changes. */
+/* ABI version; bumped whenever a signature here changes or an export is added (7: dl_bench_read). */
 int32_t dl_abi_version(void);
 /* Allocate n bytes (16-byte aligned, zeroed). Returns 0 on failure. */
 void *dl_alloc(uint32_t n);
