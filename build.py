@@ -259,7 +259,7 @@ SNAPSHOT_JS = r"""
 import { loadPyodide } from "%(pyodide)s";
 import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-const [pkg, mount, tag, out, stdlib] = process.argv.slice(2);
+const [pkg, mount, tag, out, stdlib, ...models] = process.argv.slice(2);
 const py = await loadPyodide({ indexURL: "%(index)s", stdLibURL: stdlib, _makeSnapshot: true, packages: [] });
 py.FS.writeFile(mount, readFileSync(pkg));
 py.runPython(`
@@ -268,6 +268,12 @@ sys.path.insert(0, ${JSON.stringify(mount)})
 import decodelab.api  # every endpoint module, and everything they import
 sys._decodelab_snapshot = ${JSON.stringify(tag)}
 `);
+// the shipped models' tokenizer, built once here instead of at every visit (bundle.warm_tokenizer)
+for (const [i, m] of models.entries()) {
+  py.FS.writeFile(`/tmp/model${i}.dlm`, readFileSync(m));
+  py.runPython(`import decodelab.bundle as b; b.warm_tokenizer("/tmp/model${i}.dlm")`);
+  py.FS.unlink(`/tmp/model${i}.dlm`);
+}
 const mem = py.makeMemorySnapshot();
 writeFileSync(out, gzipSync(mem, { level: 6 }));
 console.log(JSON.stringify({ build_id: py._api.config.BUILD_ID, bytes: mem.length }));
@@ -280,7 +286,9 @@ def step_snapshot(package: Path) -> dict:
     dst = WEB / SNAPSHOT
     stdlib = WEB / "pyodide" / STDLIB_SOURCE
     tag = hashlib.sha256(package.read_bytes()).hexdigest()[:16]
+    models = sorted((ROOT / "models").glob("*.dlm"))
     inputs = hashlib.sha256(b"".join((WEB / "pyodide" / f).read_bytes() for f in PYODIDE_FILES + [STDLIB_SOURCE])
+                            + b"".join(m.read_bytes() for m in models)
                             + package.read_bytes() + SNAPSHOT_JS.encode()).hexdigest()
     stamp = CACHE / "snapshot.json"
     if dst.exists() and stamp.exists():
@@ -290,7 +298,8 @@ def step_snapshot(package: Path) -> dict:
     script = CACHE / "make_snapshot.mjs"
     script.write_text(SNAPSHOT_JS % {"pyodide": (WEB / "pyodide" / "pyodide.mjs").as_uri(),
                                      "index": str(WEB / "pyodide") + "/"})
-    res = subprocess.run(["node", script, package, PACKAGE_MOUNT, tag, dst, stdlib], check=True, capture_output=True, text=True)
+    res = subprocess.run(["node", script, package, PACKAGE_MOUNT, tag, dst, stdlib, *models], check=True,
+                         capture_output=True, text=True)
     made = json.loads(res.stdout.strip().splitlines()[-1])
     info = {"file": SNAPSHOT, "pyodide_build_id": made["build_id"], "memory_bytes": made["bytes"],
             "package_sha256": tag, "stdlib": f"pyodide/{STDLIB_SOURCE}",

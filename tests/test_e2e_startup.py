@@ -172,3 +172,27 @@ def test_a_missing_model_is_named_for_the_worker():
     finally:
         del S.ENDPOINTS["_needs_a_model"]
     assert r["error"]["model"] == "draft" and r["error"]["type"] == "InputError"
+
+
+def test_a_warmed_tokenizer_is_the_one_every_engine_of_that_file_gets():
+    """build.py warms the shipped models' tokenizer into the snapshot (bundle.warm_tokenizer);
+    a bundle with those bytes then gets that very Tokenizer, which encodes as a fresh one does."""
+    from decodelab import bundle
+    from decodelab.tokenizer import Tokenizer
+
+    path = ROOT / "models" / "main.dlm"
+    saved = dict(bundle._TOKENIZERS)
+    bundle._TOKENIZERS.clear()
+    try:
+        bundle.warm_tokenizer(path)
+        assert len(bundle._TOKENIZERS) == 1
+        b = bundle.read_bundle(path.read_bytes())
+        warmed = bundle.tokenizer_from_bundle(b)
+        assert warmed is next(iter(bundle._TOKENIZERS.values()))[1]
+        t = b.tokenizer
+        fresh = Tokenizer(t["vocab"], [tuple(m) for m in t["merges"]], t["special"])
+        assert warmed.encode(PROMPT) == fresh.encode(PROMPT) and warmed.vocab == fresh.vocab
+        assert bundle.tokenizer_from_bundle(bundle.read_bundle(path.read_bytes())) is warmed
+    finally:
+        bundle._TOKENIZERS.clear()
+        bundle._TOKENIZERS.update(saved)

@@ -80,6 +80,7 @@ class Bundle:
     meta: dict
     tensors: dict[str, Tensor] = field(default_factory=dict)
     raw: bytes = b""
+    tokenizer_bytes: bytes = b""  # the tokenizer's JSON as stored (the key of _TOKENIZERS)
 
 
 def tensor_names(n_layers: int) -> list[str]:
@@ -143,9 +144,11 @@ def read_bundle(data: bytes | bytearray | memoryview, source: str = "model file"
         t = tensors[name]
         if (t.dtype, t.rows, t.cols) != shape:
             raise BundleError(f"{source}: tensor {name} has shape {(t.dtype, t.rows, t.cols)}, expected {shape}")
-    tokenizer = json.loads(data[tok_off:tok_off + tok_len].decode("utf-8"))
+    tok_bytes = data[tok_off:tok_off + tok_len]
+    known = _TOKENIZERS.get(tok_bytes)
+    tokenizer = known[0] if known else json.loads(tok_bytes.decode("utf-8"))
     meta = json.loads(data[meta_off:meta_off + meta_len].decode("utf-8"))
-    return Bundle(cfg, tokenizer, meta, tensors, data)
+    return Bundle(cfg, tokenizer, meta, tensors, data, tok_bytes)
 
 
 def _align(n: int) -> int:
@@ -189,8 +192,37 @@ def write_bundle(cfg: Config, tensors: list[tuple[str, int, int, int, bytes, byt
     return bytes(out)
 
 
+# Tokenizers already built, by their exact bytes in a bundle: (the parsed JSON, the Tokenizer).
+# Every engine made from the same file shares one (a Tokenizer never changes once built), and
+# the page's memory snapshot is made with the shipped models' tokenizer already in here
+# (warm_tokenizer, called by build.py), so loading the main model in the page skips parsing its
+# 4,096 tokens and their merges.
+_TOKENIZERS: dict = {}
+
+
 def tokenizer_from_bundle(b: Bundle):
     from .tokenizer import Tokenizer
 
+    known = _TOKENIZERS.get(b.tokenizer_bytes) if b.tokenizer_bytes else None
+    if known:
+        return known[1]
     t = b.tokenizer
-    return Tokenizer(t["vocab"], [tuple(m) for m in t["merges"]], t["special"])
+    tok = Tokenizer(t["vocab"], [tuple(m) for m in t["merges"]], t["special"])
+    if b.tokenizer_bytes:
+        _TOKENIZERS[b.tokenizer_bytes] = (t, tok)
+    return tok
+
+
+def warm_tokenizer(path) -> None:
+    """Build the tokenizer of the bundle at path into _TOKENIZERS, reading only its header and
+    tokenizer (the weights never enter Python's memory: the snapshot stays small)."""
+    with open(path, "rb") as f:
+        head = f.read(HEADER.size)
+        fields = HEADER.unpack_from(head, 0)
+        if fields[0] != MAGIC or fields[1] != VERSION:
+            raise BundleError(f"{path} is not a decodelab model of format version {VERSION}")
+        tok_off, tok_len = fields[11], fields[12]
+        f.seek(tok_off)
+        tok_bytes = f.read(tok_len)
+    t = json.loads(tok_bytes.decode("utf-8"))
+    tokenizer_from_bundle(Bundle(None, t, {}, {}, b"", tok_bytes))
