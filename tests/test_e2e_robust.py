@@ -190,7 +190,8 @@ def test_a_damaged_draft_disables_only_the_live_pair(browser, site):
     bad = good[:100] + bytes(len(good) - 100)
     pg.route("**/models/draft.dlm*", lambda r: r.fulfill(status=200, body=bad, content_type="application/octet-stream"))
     open_ready(pg)
-    pg.click("#ls-run")  # the draft model is fetched on first need: this run needs it
+    # the draft model is fetched on first need: the live pair's run on arrival needs it
+    pg.eval_on_selector("#live-spec", "e => e.scrollIntoView({block: 'center'})")
     pg.wait_for_selector("#ls-out[data-unavailable]")
     assert "draft.dlm is damaged" in pg.inner_text("#ls-out")
     assert pg.is_disabled("#ls-run")
