@@ -350,7 +350,10 @@ def test_kernel_check_and_benches():
     assert k["fast_us"] > 0 and k["exact_us"] > 0 and k["fast_calls"] >= 1 and k["kernel"].endswith(".wasm")
     big = call("kernel_check", rows=768, cols=192, seed=7)
     assert big["fast_us"] < big["exact_us"]  # the prose: the exact path takes longer (converts every weight)
-    assert call("bench_generate", n=8, mode="greedy")["tokens"] == 8
+    g = call("bench_generate", n=8, mode="greedy")
+    assert g["tokens"] == 8
+    # shares of the loop's own time (the prompt's kernel time once made kernel_share exceed 1)
+    assert 0 < g["kernel_share"] <= 1 and 0 <= g["python_share"] < 1
     assert call("bench_sampler", n=60)["step_ms"] > 0
     assert call("bench_requant")["restore_ms"] >= 0
 

@@ -43,6 +43,7 @@ class Generation:
     stats: Stats
     steps: list = field(default_factory=list)  # per-token info the sampler callback returned
     loop_s: float = 0.0                        # seconds for the new tokens, after the prompt
+    loop_kernel_s: float = 0.0                 # the kernel's share of loop_s (the prompt's left out)
 
 
 class KernelLogits(LogitSource):
@@ -307,6 +308,7 @@ class Engine:
             else:
                 logits = self.feed(prompt) if prompt else self.logits()
         t_loop = time.perf_counter()
+        kernel_at_loop = st.kernel_s
         out: list[int] = []
         infos = []
         reason = "length"
@@ -329,7 +331,7 @@ class Engine:
         st.python_s = t_end - t_start - st.kernel_s
         p1, m1 = self.counters()
         st.passes, st.macs = int(p1 - p0), m1 - m0
-        return Generation(out, reason, st, infos, loop_s=t_end - t_loop)
+        return Generation(out, reason, st, infos, loop_s=t_end - t_loop, loop_kernel_s=st.kernel_s - kernel_at_loop)
 
     # -- re-quantization ---------------------------------------------------------------------
     def requantize(self, bits: int, scheme: str) -> float:
