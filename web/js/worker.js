@@ -119,7 +119,9 @@ async function fetchSnapshot(snap) {
     const res = await fetch(abs(snap.url), { signal: ctl.signal });
     if (!res.ok) throw new Error(`the server answered HTTP ${res.status}`);
     const [peek, body] = res.body.tee();
-    const first = (await peek.getReader().read()).value || new Uint8Array(0);
+    const peeker = peek.getReader();
+    const first = (await peeker.read()).value || new Uint8Array(0);
+    peeker.cancel(); // one look is enough: a tee branch left unread would buffer the whole file
     const gz = first[0] === 0x1f && first[1] === 0x8b;
     const reader = (gz ? body.pipeThrough(new DecompressionStream("gzip")) : body).getReader();
     const mem = new Uint8Array(snap.memory_bytes);
@@ -212,8 +214,8 @@ async function boot() {
   progress("files", "reading the build manifest");
   const infoP = readManifest();
   infoP.catch(() => {});
-  // Python starts at once, beside the manifest (Pyodide's files have fixed names; only the
-  // snapshot's and our package's names come from the manifest): its start-up is the long pole.
+  // Python starts as soon as the manifest is in (it names the snapshot and the stdlib zip made
+  // with it), before the kernel and model downloads: its start-up is the long pole.
   const packageP = infoP.then((info) => fetchBytes(abs(info.package), "the decodelab Python package"));
   packageP.catch(() => {});
   const pythonP = startPython(infoP, packageP);
