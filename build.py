@@ -228,7 +228,7 @@ def step_package_zip() -> Path:
     """Our package for the page: decodelab/*.py with their .pyc, a zip the worker puts on
     sys.path (no micropip on the start-up path). CPython-only parts (training, numpy code,
     benchmarks) stay out."""
-    cpython_only = {"report.py", "reference.py", "bench.py", "golden.py", "browser.py", "wasmscan.py", "devserver.py"}
+    cpython_only = {"report.py", "reference.py", "bench.py", "golden.py", "browser.py", "wasmscan.py", "devserver.py", "texts.py"}
     raw = CACHE / "decodelab-src.zip"
     import zipfile
 
@@ -373,8 +373,33 @@ def step_models() -> list[str]:
     return names
 
 
+def step_i18n() -> dict:
+    """web/i18n/LANG.txt -> web/i18n/LANG.json (what the page loads), and index.html's inline
+    English set from en.txt (its one source; the build rewrites index.html only if they differ,
+    and a test fails if a commit leaves them apart)."""
+    from decodelab import texts
+
+    hashes = {}
+    for lang in texts.LANGS:
+        src = WEB / "i18n" / f"{lang}.txt"
+        if not src.exists():
+            continue  # the tests name the missing language; the page says it cannot load it
+        out = WEB / "i18n" / f"{lang}.json"
+        data = texts.to_json(texts.load(lang, WEB))
+        if not out.exists() or out.read_text(encoding="utf-8") != data:
+            out.write_text(data, encoding="utf-8")
+        hashes[lang] = hashlib.sha256(data.encode()).hexdigest()[:16]
+    index = WEB / "index.html"
+    html = index.read_text(encoding="utf-8")
+    synced = texts.sync_index(html, texts.load("en", WEB))
+    if synced != html:
+        index.write_text(synced, encoding="utf-8")
+        log("index.html: English text updated from web/i18n/en.txt")
+    return hashes
+
+
 def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dict, package: Path,
-                    snapshot: dict) -> None:
+                    snapshot: dict, i18n: dict) -> None:
     """web/build-info.json: file names and content hashes the worker uses (cache busting), the
     kernel builds in the order the page tries them, and how each kernel was compiled."""
     from decodelab import builds
@@ -396,6 +421,7 @@ def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dic
         "kernel_builds": kernels,
         "models": {Path(m).stem: f"models/{m}?v={digest(WEB / 'models' / m)}" for m in models},
         "version": digest(wheel),
+        "i18n": i18n,  # language -> hash of its JSON (boot.js fetches i18n/LANG.json before this file)
     }
     (WEB / "build-info.json").write_text(json.dumps(info, indent=1))
 
@@ -410,7 +436,8 @@ def build() -> None:
     snapshot = step_snapshot(package)
     step_vendor()
     models = step_models()
-    step_build_info(wheel, micropip, models, kernels, package, snapshot)
+    i18n = step_i18n()
+    step_build_info(wheel, micropip, models, kernels, package, snapshot, i18n)
     log(f"site ready in {WEB}")
 
 

@@ -29,18 +29,18 @@ def dispatch(name: str, args_json: str) -> str:
             raise LookupError(f"no Python endpoint named {name!r}")
         args = json.loads(args_json) if args_json else {}
         if not isinstance(args, dict):
-            raise InputError("the call's arguments must be named", "args")
+            raise InputError("args_unnamed", "args")
         try:
             inspect.signature(fn).bind(**args)
         except TypeError as e:  # a missing or unknown argument: the page's bug, said plainly
-            raise InputError(f"{name}: {e}", "args") from None
+            raise InputError("args_bad", "args", endpoint=name, detail=str(e)) from None
         result = fn(**args)
         try:
             return json.dumps({"ok": True, "result": result}, allow_nan=False)
         except ValueError:  # inf or NaN in a result: say so instead of JSON's own words
-            raise InputError("these values give a result too large to show; try smaller ones", "result") from None
+            raise InputError("result_too_large", "result") from None
     except InputError as e:
-        err = {"type": "InputError", "message": str(e), "field": e.field}
+        err = {"type": "InputError", "key": e.key, "args": e.args_, "message": str(e), "field": e.field}
         if isinstance(e, ModelNotLoaded):
             err["model"] = e.model  # the worker loads it and calls again (the draft, on first need)
         return json.dumps({"ok": False, "error": err})

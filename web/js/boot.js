@@ -1,8 +1,42 @@
-// The first script of the page, in <head>, classic and tiny: it starts the engine's worker
-// before the browser has parsed the article or fetched a single module, KaTeX or Chart.js, so
-// Python's start-up (the long pole) runs while the rest of the page loads. engine.js adopts this
-// worker and replays whatever it said before engine.js was there to listen.
+// The first script of the page, in <head>, classic and tiny. Two things that must not wait for
+// the article or a single module to load:
+// 1. the engine's worker: Python's start-up (the long pole) runs while the rest of the page
+//    loads; engine.js adopts this worker and replays whatever it said before engine.js listened;
+// 2. the reader's language: chosen here (the URL's ?lang=, then the reader's earlier choice, then
+//    the browser's languages, else English) and its text fetched at once. A page in another
+//    language than the inline English is hidden (html[data-lang-pending], style.css) until
+//    i18n.js has put its text in, so nobody sees English flash by; i18n.js lifts it, and so does
+//    a timer here if the modules never run.
 (function () {
+  var LANGS = ["en", "ru", "vi"]; // i18n.js's LANGS: a test checks the two lists agree
+  function pick() {
+    var q = new URLSearchParams(location.search).get("lang");
+    if (q && LANGS.indexOf(q) >= 0) return q;
+    try {
+      var s = localStorage.getItem("decodelab.lang");
+      if (s && LANGS.indexOf(s) >= 0) return s;
+    } catch (e) { /* storage blocked: fall through */ }
+    var prefs = navigator.languages || [navigator.language || "en"];
+    for (var i = 0; i < prefs.length; i++) {
+      var base = String(prefs[i]).toLowerCase().split("-")[0];
+      if (LANGS.indexOf(base) >= 0) return base;
+    }
+    return "en";
+  }
+  var lang = pick();
+  var root = document.documentElement;
+  root.lang = lang;
+  if (lang !== "en") {
+    root.setAttribute("data-lang-pending", "");
+    setTimeout(function () { root.removeAttribute("data-lang-pending"); }, 8000);
+  }
+  var text = fetch(new URL("i18n/" + lang + ".json", document.baseURI), { cache: "no-cache" }).then(function (r) {
+    if (!r.ok) throw new Error("i18n/" + lang + ".json: HTTP " + r.status);
+    return r.json();
+  });
+  text.catch(function () { /* i18n.js reports it */ });
+  window.__decodelabLang = { lang: lang, text: text };
+
   if (!window.Worker) return; // engine.js reports it in words
   var url = new URL("js/worker.js", document.baseURI);
   url.search = location.search; // ?kernel=scalar, ?snapshot=0 reach the worker

@@ -26,19 +26,36 @@ const pending = new Map(); // id -> {resolve, reject, fn, sentAt}
 let bootTimer = null;
 let restarts = 0;
 
+// An error from Python. An InputError carries `key` and `args` (its message: err.KEY in the
+// page's text files, ui.js's errorText renders it in the reader's language).
 export class PyError extends Error {
   constructor(err) {
     super(err.message);
     this.type = err.type;
+    this.key = err.key || null;
+    this.args = err.args || {};
     this.field = err.field || null;
     this.trace = err.trace || "";
   }
 }
 
+// A call ended by a restart; `key` says why (err.stopped, err.engine_closed, err.engine_crashed).
 export class StoppedError extends Error {
-  constructor(why) {
-    super(why);
+  constructor(key) {
+    super(key);
     this.type = "Stopped";
+    this.key = key;
+    this.args = {};
+  }
+}
+
+// A call made after the engine failed to start: the start-up's own reason, as a message.
+class EngineFailed extends Error {
+  constructor(info) {
+    super(info.message || info.key);
+    this.type = "EngineFailed";
+    this.key = "engine_failed";
+    this.args = { why: info.key ? { key: `err.${info.key}`, args: info.args || {} } : info.message || "" };
   }
 }
 
@@ -58,8 +75,7 @@ export function isReady() {
 
 function armBootTimer() {
   clearTimeout(bootTimer);
-  bootTimer = setTimeout(() => fail({ stage: "worker", message: `nothing happened for ${BOOT_STALL_MS / 1000} s. ` +
-    "A file may be stuck downloading, or the browser stopped the engine. Reload the page to try again." }), BOOT_STALL_MS);
+  bootTimer = setTimeout(() => fail({ stage: "worker", key: "boot_stalled", args: { s: BOOT_STALL_MS / 1000 } }), BOOT_STALL_MS);
 }
 
 function fail(m) {
@@ -114,7 +130,7 @@ export function start() {
     }
     if (m.type === "optional") return emit("optional", m);
     if (m.type === "fatal") return fail(m);
-    if (m.type === "closing") return restart("The engine was closed (by code in the Python cell?) and has been restarted.");
+    if (m.type === "closing") return restart("engine_closed");
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
@@ -125,9 +141,8 @@ export function start() {
   worker.onerror = (ev) => {
     if (gen !== generation) return;
     ev.preventDefault?.();
-    if (state === "booting") fail({ stage: "worker", message: (ev.message || "the worker script failed to load") +
-      ". Reload the page; if this persists, the site's files are incomplete." });
-    else restart("The engine stopped unexpectedly and has been restarted.");
+    if (state === "booting") fail({ stage: "worker", key: "worker_failed", args: { why: ev.message || "" } });
+    else restart("engine_crashed");
   };
   // what the worker said before this module was loaded, in order; after the current task, so
   // the listeners the page adds right after start() hear it too
@@ -137,8 +152,9 @@ export function start() {
   }, 0);
 }
 
-// End the worker now and boot a new one. Pending calls fail with StoppedError(why).
-export function restart(why = "Stopped.") {
+// End the worker now and boot a new one. Pending calls fail with StoppedError(why); why is a
+// message key (err.WHY), returned for the page's notice.
+export function restart(why = "stopped") {
   generation++;
   if (worker) worker.terminate();
   worker = null;
@@ -153,18 +169,18 @@ export function restart(why = "Stopped.") {
 }
 
 export function stop() {
-  return restart("Stopped. The engine is starting again; your inputs are all still here.");
+  return restart("stopped");
 }
 
 export function ready() {
   return new Promise((resolve, reject) => {
     on("ready", resolve);
-    on("fatal", (m) => reject(new Error(m.message)));
+    on("fatal", (m) => reject(new EngineFailed(m)));
   });
 }
 
 export function call(fn, args = {}) {
-  if (state === "failed") return Promise.reject(new Error(fatalInfo.message));
+  if (state === "failed") return Promise.reject(new EngineFailed(fatalInfo));
   start();
   return new Promise((resolve, reject) => {
     const id = nextId++;

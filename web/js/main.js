@@ -1,7 +1,8 @@
 // Page boot: start the worker first, show its progress, mount every widget, put back what the
 // reader typed last time, and keep a Stop control for anything that runs long.
 import * as engine from "./engine.js";
-import { el, typesetAll } from "./ui.js";
+import { el, typesetAll, setText } from "./ui.js";
+import { startLang, setLang, onLang, t, LANGS, LANG_NAMES, currentLang } from "./i18n.js";
 import { persistInputs } from "./persist.js";
 import { mountKernelCheck } from "./widgets/kernel-check.js";
 import { mountSamplerPanel } from "./widgets/sampler-panel.js";
@@ -34,23 +35,9 @@ document.addEventListener("securitypolicyviolation", (e) => window.__cspViolatio
 
 engine.start(); // as early as the page allows: Python's boot is the long pole
 
-const stageNames = {
-  start: "Starting the engine",
-  worker: "Running the engine",
-  files: "Reading the build manifest",
-  pyodide: "Starting Python (Pyodide)",
-  package: "Adding the decodelab package",
-  kernel: "Loading the WebAssembly kernel",
-  model: "Loading the models",
-};
-
-const ENDPOINT_WORDS = {
-  run_cell: "your Python cell", ch1_view: "the control panel", ch1_draw: "drawing tokens", ch1_four: "four temperatures",
-  ch1_prose: "the chapter's numbers", ch1_prose_fixed: "the chapter's numbers", ch1_tokenize: "splitting the prompt",
-  ch1_loops: "greedy loops", ch1_long: "a long story", ch2_kv_race: "the KV-cache race", ch2_requant: "re-quantizing",
-  ch2_speed: "the speed race", ch2_facts: "the chapter's numbers", kernel_check: "the kernel check", ch3_live: "the live draft and target",
-  ch3_verify_cost: "timing the verification", ch3_roofline: "measuring the roofline",
-};
+// the boot stages' names are text keys boot.stage.NAME; the slow calls' names ui.endpoint.FN
+const stageKey = (stage) => ({ key: `boot.stage.${stage}` });
+const endpointKey = (fn) => ({ key: `ui.endpoint.${fn}` });
 
 function bootUi() {
   const steps = document.getElementById("boot-steps");
@@ -59,9 +46,9 @@ function bootUi() {
   window.__bootStages = {};
   engine.on("progress", (m) => {
     window.__bootStages[m.stage] = m.ms / 1000;
-    stageEl.textContent = (stageNames[m.stage] || m.stage) + "…";
+    setText(stageEl, "boot.stage_now", { stage: stageKey(m.stage) });
     for (const li of steps.children) li.classList.add("done");
-    steps.append(el("li", { text: `${stageNames[m.stage] || m.stage} (${(m.ms / 1000).toFixed(2)} s)` }));
+    steps.append(el("li", { t: "boot.step", targs: { stage: stageKey(m.stage), s: { value: m.ms / 1000, fixed: 2 } } }));
   });
   engine.on("ready", (info) => {
     window.__readyAt = performance.now();
@@ -69,11 +56,12 @@ function bootUi() {
     window.__bootMarks = info.marks; // the worker's milestones (bench startup)
     boot.classList.remove("failed");
     boot.classList.add("ready");
-    stageEl.textContent = `Ready in ${(info.ms / 1000).toFixed(2)} s: Python ${info.python}, ` +
-      `${["scalar", "SIMD", "relaxed-SIMD"][info.simd_level] || "scalar"} kernel.`;
+    setText(stageEl, "boot.ready", { s: { value: info.ms / 1000, fixed: 2 }, python: info.python,
+      kernel: { key: `boot.kernel.${["scalar", "simd", "relaxed"][info.simd_level] || "scalar"}` } });
     const n = document.getElementById("kernel-notice");
-    const notices = [info.kernelNotice, info.pythonNotice].filter(Boolean); // fallbacks taken, in words
-    n.textContent = notices.join(" ");
+    // fallbacks taken, as message payloads {key, args} (the worker has no text of its own)
+    const notices = [info.kernelNotice, info.pythonNotice].filter(Boolean);
+    n.replaceChildren(...notices.map((x) => el("span", { t: `err.${x.key}`, targs: x.args || {} }), " "));
     n.hidden = !notices.length;
     document.body.dataset.pythonStart = info.pythonStart; // "snapshot" or "import" (tests, bench)
     document.getElementById("boot-error").hidden = true;
@@ -81,9 +69,10 @@ function bootUi() {
   });
   engine.on("fatal", (m) => {
     boot.classList.add("failed");
-    stageEl.textContent = "The engine could not start.";
+    setText(stageEl, "boot.failed_title");
     const e = document.getElementById("boot-error");
-    e.textContent = `Failed while ${(stageNames[m.stage] || m.stage).toLowerCase()}: ${m.message}`;
+    // the worker's reason is a message payload where it knows one, else the browser's own words
+    setText(e, "boot.failed", { stage: stageKey(m.stage), why: m.key ? { key: `err.${m.key}`, args: m.args || {} } : m.message });
     e.hidden = false;
     document.body.dataset.ready = "failed";
   });
@@ -94,15 +83,15 @@ function bootUi() {
 function stopBar() {
   const bar = el("div", { class: "stop-bar", id: "stop-bar", role: "status", hidden: true });
   const msg = el("span", { id: "stop-msg" });
-  const stop = el("button", { id: "stop-btn", text: "Stop" });
+  const stop = el("button", { id: "stop-btn", t: "ui.stop" });
   bar.append(msg, stop);
   document.body.append(bar);
   const slow = new Map();
   const show = () => {
     bar.hidden = slow.size === 0;
     if (slow.size) {
-      const what = [...new Set(slow.values())].map((fn) => ENDPOINT_WORDS[fn] || fn).join(", ");
-      msg.textContent = `Still working on ${what}. `;
+      const what = [...new Set(slow.values())].map((fn) => t(`ui.endpoint.${fn}`)).join(t("fmt.list_comma"));
+      msg.textContent = t("ui.still_working", { what });
     }
   };
   engine.on("slow", ({ id, fn }) => { slow.set(id, fn); show(); });
@@ -112,14 +101,16 @@ function stopBar() {
     show();
     notice(engine.stop());
   };
-  engine.on("restarted", () => notice("The engine has restarted. Everything you typed is still here."));
+  engine.on("restarted", () => notice("ui.restarted"));
+  onLang(show);
 }
 
-function notice(text) {
+// key: err.KEY or ui.KEY (a restart's reason, or what the page says after it)
+function notice(key) {
   const n = document.getElementById("engine-notice");
-  n.textContent = text;
-  n.hidden = !text;
-  document.body.dataset.engineNotice = text;
+  setText(n, key.includes(".") ? key : `err.${key}`);
+  n.hidden = false;
+  document.body.dataset.engineNotice = key;
 }
 
 function mountAll() {
@@ -192,7 +183,49 @@ function mountAll() {
   performance.measure("decodelab-mount", "decodelab-mount");
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
-else mountAll();
+// The language switch in the masthead: links (?lang=ru works without scripts, and can be shared)
+// that switch in place, without a reload: the engine and everything typed stay as they are.
+function langSwitch() {
+  const nav = document.getElementById("lang-switch");
+  if (!nav) return;
+  const mark = () => {
+    for (const a of nav.querySelectorAll("a[hreflang]")) {
+      if (a.hreflang === currentLang()) a.setAttribute("aria-current", "true");
+      else a.removeAttribute("aria-current");
+    }
+  };
+  for (const a of nav.querySelectorAll("a[hreflang]")) {
+    a.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      const status = document.getElementById("lang-status");
+      setLang(a.hreflang).then(() => { status.textContent = ""; status.hidden = true; }, (e) => {
+        status.textContent = t("ui.lang_failed", { lang: LANG_NAMES[a.hreflang], why: e.message });
+        status.hidden = false;
+      });
+    });
+  }
+  mark();
+  onLang(() => { mark(); typesetAll(document); });
+}
+
+async function boot() {
+  // the reader's language first: widgets build their labels from its text
+  let langProblem = null;
+  try {
+    langProblem = await startLang();
+  } catch (e) { // not even English's text: the prose is in the page, the labels are not
+    langProblem = `The page's text (i18n/en.json) could not be loaded: ${e.message}. Reload the page; if it keeps failing, the site is incomplete.`;
+  }
+  langSwitch();
+  if (langProblem) {
+    const s = document.getElementById("lang-status");
+    s.textContent = langProblem;
+    s.hidden = false;
+  }
+  mountAll();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+else boot();
 
 window.decodelab = { call: engine.call, ready: engine.ready, stop: engine.stop };

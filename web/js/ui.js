@@ -3,25 +3,43 @@
 // beside the field they belong to, reading a number box, one action at a time per widget, and a
 // latest-only updater for controls that fire many events.
 import { isReady, on } from "./engine.js";
+import { apply as applyText, fixed, precision, t, onLang } from "./i18n.js";
 
+// el(tag, attrs, ...children). Text that the reader reads comes by key, so a language switch
+// can re-render it: {t: KEY, targs: {...}} fills the element from the text files (data-t), and
+// {"t-aria-label": KEY} (also t-title, t-placeholder) an attribute.
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
+  let keyed = false;
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") e.className = v;
     else if (k === "text") e.textContent = v;
     else if (k === "style") Object.assign(e.style, v); // an object: CSSOM, never a style attribute
+    else if (k === "t") { e.dataset.t = v; keyed = true; }
+    else if (k === "targs") e.dataset.tArgs = JSON.stringify(v);
+    else if (k.startsWith("t-")) { e.setAttribute(`data-${k}`, v); keyed = true; }
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (v !== false && v != null) e.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) if (c != null) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  if (keyed) applyText(e);
   return e;
+}
+
+// Give an element built earlier a (new) text by key: data-t and its arguments, filled now and
+// again on every language switch.
+export function setText(node, key, args) {
+  node.dataset.t = key;
+  if (args) node.dataset.tArgs = JSON.stringify(args);
+  else delete node.dataset.tArgs;
+  applyText(node);
 }
 
 export function fmt(x, digits = 3) {
   if (x == null || !Number.isFinite(x)) return "–";
   const a = Math.abs(x);
-  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(2);
-  return x.toFixed(digits);
+  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return fmtTenPower(x);
+  return fixed(x, digits);
 }
 
 // A token as the reader should see it in a label: every space as ␣ (so " girl" reads ␣girl and
@@ -34,55 +52,66 @@ export function tokenLabel(text) {
 }
 
 // ---- number formats for the prose: one rule per kind, shared by every live number ----------
-const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+// The digits follow the reader's language (i18n.js: decimal comma in ru and vi, its grouping);
+// the words around them ("times", "million", "nats") are entries of the text files (fmt.*).
+const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹", "+": "" };
 const bad = (x) => x == null || !Number.isFinite(x);
+// a number that picks a plural form by its value and shows as `text`
+const counted = (num, text) => ({ num, text });
 
 // 2.1 × 10⁻⁸ (a number too small for a percentage to read)
 export function fmtTenPower(x) {
   const [m, e] = x.toExponential(1).split("e");
-  return `${m} × 10${String(Number(e)).replace(/[-0-9]/g, (c) => SUP[c])}`;
+  return `${fixed(Number(m), 1)} × 10${String(Number(e)).replace(/[-+0-9]/g, (c) => SUP[c])}`;
 }
+
+const pct = (digitsText) => t("fmt.pct", { x: digitsText });
 
 // A probability: 1 decimal from 1%, 2 decimals from 0.1%, then 2 significant digits; below one
 // in a million as a power of ten. Just under 100% never rounds up to "100.0%".
 export function fmtPct(p) {
   if (bad(p)) return "–";
   if (p > 0 && p < 1e-6) return fmtTenPower(p);
-  if (p === 1) return "100%";
+  if (p === 1) return pct(fixed(100, 0));
   const x = 100 * p;
   if (p >= 0.01) {
-    for (let d = 1; d <= 4; d++) if (p >= 1 || x.toFixed(d) !== (100).toFixed(d)) return x.toFixed(d) + "%";
-    return ">99.99%";
+    for (let d = 1; d <= 4; d++) if (p >= 1 || x.toFixed(d) !== (100).toFixed(d)) return pct(fixed(x, d));
+    return ">" + pct(fixed(99.99, 2));
   }
-  if (p >= 0.001) return x.toFixed(2) + "%";
-  return (p === 0 ? "0" : x.toPrecision(2)) + "%";
+  if (p >= 0.001) return pct(fixed(x, 2));
+  return pct(p === 0 ? fixed(0, 0) : precision(x, 2));
 }
 
 // A ratio without its unit: 3.1, 31, 331, 4,200, 31 million, 4.2 billion.
 export function fmtBig(r) {
   if (bad(r)) return "–";
-  if (r < 99.5) return Number(r.toPrecision(2)).toString();
-  if (r < 999_500) return Math.round(r).toLocaleString("en");
-  for (const [v, w] of [[1e12, "trillion"], [1e9, "billion"], [1e6, "million"]]) {
-    if (r >= v * 0.9995 && r < v * 999.5) return `${Number((r / v).toPrecision(2))} ${w}`;
+  if (r < 99.5) return precision(Number(r.toPrecision(2)), 2);
+  if (r < 999_500) return fixed(Math.round(r), 0);
+  for (const [v, w] of [[1e12, "fmt.trillion"], [1e9, "fmt.billion"], [1e6, "fmt.million"]]) {
+    if (r >= v * 0.9995 && r < v * 999.5) {
+      const m = Number((r / v).toPrecision(2));
+      return t(w, { n: counted(m, precision(m, 2)) });
+    }
   }
   return fmtTenPower(r);
 }
-export const fmtTimes = (r) => (bad(r) ? "–" : fmtBig(r) + " times");
-export const fmtCount = (x) => (bad(x) ? "–" : Math.round(x).toLocaleString("en"));
+// "3.1 times" (ru "в 3,1 раза": the plural form follows the number)
+export const fmtTimes = (r) => (bad(r) ? "–" : t("fmt.times", { n: counted(r < 99.5 ? Number(r.toPrecision(2)) : Math.round(r), fmtBig(r)) }));
+export const fmtCount = (x) => (bad(x) ? "–" : fixed(Math.round(x), 0));
 // effective choices (e^H): one decimal below 100, then a whole number
-export const fmtEff = (x) => (bad(x) ? "–" : x < 99.95 ? x.toFixed(1) : Math.round(x).toLocaleString("en"));
-export const fmtNats = (x) => (bad(x) ? "–" : `${x.toFixed(2)} nats`);
-export const fmtFixed = (digits) => (x) => (bad(x) ? "–" : x.toFixed(digits));
-export const fmtShare = (x) => (bad(x) ? "–" : `${Math.round(100 * x)}%`);
-export const fmtInterval = ([a, b]) => `[${a === 0 ? "0" : a.toFixed(3)}, ${b.toFixed(3)})`;
+export const fmtEff = (x) => (bad(x) ? "–" : x < 99.95 ? fixed(x, 1) : fixed(Math.round(x), 0));
+export const fmtNats = (x) => (bad(x) ? "–" : t("fmt.nats", { n: counted(Number(x.toFixed(2)), fixed(x, 2)) }));
+export const fmtFixed = (digits) => (x) => (bad(x) ? "–" : fixed(x, digits));
+export const fmtShare = (x) => (bad(x) ? "–" : pct(fixed(Math.round(100 * x), 0)));
+export const fmtInterval = ([a, b]) => t("fmt.interval", { a: a === 0 ? fixed(0, 0) : fixed(a, 3), b: fixed(b, 3) });
 
 // A small probability of something over many steps, in words: "about 1 in 3,300".
 export function fmtChance(x) {
   if (bad(x)) return "–";
   if (x >= 0.01) return fmtPct(x);
-  if (x < 1e-9) return "less than one in a billion";
-  return `about 1 in ${Number((1 / x).toPrecision(2)).toLocaleString("en")}`;
+  if (x < 1e-9) return t("fmt.chance_tiny");
+  const n = Number((1 / x).toPrecision(2));
+  return t("fmt.chance", { n: counted(n, fixed(n, 0)) });
 }
 
 // A token in running text: <code>␣girl</code>, built as an element (token text can hold "<").
@@ -91,9 +120,9 @@ export const tokCode = (text) => el("code", { class: "tok-code", text: tokenLabe
 // Tokens as a list in prose: ␣rock, ␣green and ␣squirrel.
 export function tokList(texts) {
   const out = document.createDocumentFragment();
-  texts.forEach((t, i) => {
-    if (i) out.append(i === texts.length - 1 ? " and " : ", ");
-    out.append(tokCode(t));
+  texts.forEach((tx, i) => {
+    if (i) out.append(i === texts.length - 1 ? t("fmt.list_and") : t("fmt.list_comma"));
+    out.append(tokCode(tx));
   });
   return out;
 }
@@ -127,6 +156,20 @@ export function tex(node, src, display = false) {
   else node.textContent = src;
 }
 
+// Messages shown in the page are kept as functions that render them, so a language switch can
+// write them again in the new language: msg is a string (shown as it is), or () => string.
+const rerender = new Set(); // nodes whose text is a function, re-run on every switch
+function showText(node, msg) {
+  if (typeof msg === "function") { node._text = msg; rerender.add(node); node.textContent = msg(); }
+  else { node._text = null; rerender.delete(node); node.textContent = msg; }
+}
+onLang(() => {
+  for (const n of rerender) {
+    if (!n.isConnected) rerender.delete(n);
+    else if (n._text) n.textContent = n._text();
+  }
+});
+
 // Show an error message right next to the control it concerns; clear it with msg = "".
 export function fieldError(control, msg) {
   let box = control.parentElement.querySelector(":scope > .field-error");
@@ -134,48 +177,59 @@ export function fieldError(control, msg) {
     box = el("span", { class: "field-error", role: "alert" });
     control.insertAdjacentElement("afterend", box);
   }
-  box.textContent = msg;
+  showText(box, msg);
   box.hidden = !msg;
   control.classList.toggle("invalid", !!msg);
   control.setAttribute("aria-invalid", msg ? "true" : "false");
 }
 
 // Read a number box. Returns the number, or null after showing why beside the box: an empty box
-// is a message, never 0.
+// is a message, never 0. `label` is the box's name as a text key (or a function giving it).
 export function readNumber(input, { label, min = -Infinity, max = Infinity, integer = false, allowZero = true }) {
   const raw = input.value.trim();
   const v = Number(raw);
-  let msg = "";
-  if (raw === "") msg = `${label}: type a number`;
-  else if (!Number.isFinite(v)) msg = `${label}: “${raw}” is not a number`;
-  else if (integer && !Number.isInteger(v)) msg = `${label}: a whole number, please`;
-  else if (v < min || v > max) msg = `${label}: use ${min} to ${max}`;
-  else if (!allowZero && v === 0) msg = `${label}: 0 is not allowed here`;
-  fieldError(input, msg);
-  return msg ? null : v;
+  let key = "";
+  if (raw === "") key = "ui.num.empty";
+  else if (!Number.isFinite(v)) key = "ui.num.not_number";
+  else if (integer && !Number.isInteger(v)) key = "ui.num.whole";
+  else if (v < min || v > max) key = "ui.num.range";
+  else if (!allowZero && v === 0) key = "ui.num.no_zero";
+  const name = () => (typeof label === "function" ? label() : t(label));
+  fieldError(input, key ? () => t(key, { label: name(), raw, min, max }) : "");
+  return key ? null : v;
 }
 
-// Words for errors that are not about one field: never a raw exception in the page.
-export function friendly(e) {
-  if (!e) return "Something went wrong.";
+// An error from the engine in the reader's words: an InputError by its message key (err.KEY in
+// the text files), a stop by its reason; never a raw exception in the page.
+export function errorText(e) {
+  if (!e) return t("ui.err.unknown");
+  if (e.key) return t(`err.${e.key}`, e.args || {});
   if (e.type === "Stopped") return e.message;
-  if (e.type === "InputError") return e.message;
-  if (e.type && e.type !== "WorkerError") {
-    console.error(`[decodelab] ${e.type}: ${e.message}\n${e.trace || ""}`);
-    return `The engine hit a problem it did not expect (${e.type}). Try other values; the details are in the browser's console.`;
+  if (e.type && e.type !== "WorkerError" && e.type !== "InputError") {
+    return t("ui.err.unexpected", { type: e.type });
   }
   return e.message || String(e);
+}
+
+// Words for errors that are not about one field. An unexpected exception is logged in full once.
+export function friendly(e) {
+  if (e && e.type && !e.key && !["WorkerError", "InputError", "Stopped"].includes(e.type) && !e.logged) {
+    e.logged = true;
+    console.error(`[decodelab] ${e.type}: ${e.message}\n${e.trace || ""}`);
+  }
+  return () => errorText(e);
 }
 
 // Route an error to the field it names (fields: {name: input}), else to the status line.
 export function showError(e, fields, status) {
   const target = e && e.field ? fields[e.field] : null;
-  if (target) fieldError(target, e.message);
+  if (target) fieldError(target, () => errorText(e));
   else if (status) setStatus(status, friendly(e), true);
 }
 
+// msg: a string, or () => string (re-rendered on a language switch)
 export function setStatus(status, msg, isError = false) {
-  status.textContent = msg;
+  showText(status, msg);
   status.classList.toggle("error", isError);
 }
 
@@ -198,7 +252,7 @@ export function serial(buttons, status, fields = {}, { queueOne = false } = {}) 
     running = true;
     const labels = buttons.map((b) => b.textContent);
     buttons.forEach((b) => { b.disabled = !queueOne; b.setAttribute("aria-busy", "true"); b.classList.add("busy"); });
-    if (!isReady()) buttons[0].textContent = "waiting for the engine…";
+    if (!isReady()) buttons[0].textContent = t("ui.waiting");
     try {
       if (shown && status) { setStatus(status, ""); shown = false; }
       return await fn();
@@ -208,7 +262,8 @@ export function serial(buttons, status, fields = {}, { queueOne = false } = {}) 
       return undefined;
     } finally {
       // a button marked unavailable (its widget lost a part it needs) stays off
-      buttons.forEach((b, i) => { b.disabled = Boolean(b.dataset.unavailable); b.removeAttribute("aria-busy"); b.classList.remove("busy"); b.textContent = labels[i]; });
+      // (a label given by key is written again: the language may have changed meanwhile)
+      buttons.forEach((b, i) => { b.disabled = Boolean(b.dataset.unavailable); b.removeAttribute("aria-busy"); b.classList.remove("busy"); b.textContent = labels[i]; if (b.dataset.t) applyText(b); });
       running = false;
       if (waiting) { const next = waiting; waiting = null; next(); }
     }
@@ -231,16 +286,18 @@ export function latest(fn) {
 }
 
 // A labelled slider with a number box beside it, kept in step. onChange fires on either.
+// label and hint are text keys.
 export function sliderRow({ id, label, min, max, step, value, hint = "", onChange }) {
-  const slider = el("input", { type: "range", id, min, max, step, value, "aria-label": label });
-  const num = el("input", { type: "number", id: `${id}-num`, min, max, step, value, "aria-label": `${label} value` });
+  const slider = el("input", { type: "range", id, min, max, step, value, "t-aria-label": label });
+  const num = el("input", { type: "number", id: `${id}-num`, min, max, step, value, "t-aria-label": "ui.value_of",
+    targs: { label: { key: label } } });
   slider.addEventListener("input", () => { num.value = slider.value; fieldError(num, ""); onChange && onChange(); });
   num.addEventListener("input", () => {
     if (num.value !== "" && Number.isFinite(Number(num.value))) slider.value = num.value;
     onChange && onChange();
   });
-  const row = el("div", { class: "slider-row" }, el("label", { class: "slider-label", for: id, text: label }), slider,
-    el("span", { class: "num-wrap" }, num), el("span", { class: "hint", text: hint }));
+  const row = el("div", { class: "slider-row" }, el("label", { class: "slider-label", for: id, t: label }), slider,
+    el("span", { class: "num-wrap" }, num), hint ? el("span", { class: "hint", t: hint }) : el("span", { class: "hint" }));
   return { row, slider, num };
 }
 

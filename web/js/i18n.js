@@ -1,0 +1,192 @@
+// The page's languages: which one the reader reads, its text (web/i18n/LANG.json, built from
+// LANG.txt), how it writes numbers and plurals, and switching without reloading the engine.
+//
+// Written by hand, not with a message-format library: the browser's own Intl does the hard
+// parts (plural rules, number formats), and what is left is a {name} filler of a few lines.
+//
+// Text in the page comes in two kinds:
+// - elements marked data-t="KEY" (the prose in index.html, labels widgets build): their content
+//   is the entry's HTML, its {names} filled from data-t-args (JSON), HTML-escaped; an attribute
+//   data-t-NAME="KEY" sets the attribute NAME (aria-label, title, placeholder);
+// - t(KEY, args): plain text for code that builds a readout or a message.
+// A switch re-renders the first kind itself and tells the rest through onLang(fn).
+// A key the language lacks shows as ⟦KEY⟧ and is counted in window.__i18nMissing (the tests
+// fail on it): a missing text is never silently filled with another language's.
+
+export const LANGS = ["en", "ru", "vi"];
+export const LANG_NAMES = { en: "English", ru: "Русский", vi: "Tiếng Việt" };
+
+let lang = "en";
+let dict = {};
+const dicts = {};
+const listeners = [];
+window.__i18nMissing = window.__i18nMissing || [];
+
+// boot.js chose the language (URL, then the reader's earlier choice, then the browser's) and
+// began fetching its text before anything else loaded.
+const early = window.__decodelabLang || {};
+
+function fetchDict(l) {
+  if (!dicts[l]) {
+    dicts[l] = (l === early.lang && early.text ? early.text : fetchText(l)).catch((e) => {
+      delete dicts[l];
+      throw e;
+    });
+  }
+  return dicts[l];
+}
+
+function fetchText(l) {
+  return fetch(new URL(`i18n/${l}.json`, document.baseURI), { cache: "no-cache" }).then((r) => {
+    if (!r.ok) throw new Error(`i18n/${l}.json: HTTP ${r.status}`);
+    return r.json();
+  });
+}
+
+export const currentLang = () => lang;
+
+// ---- numbers -------------------------------------------------------------------------------
+const numFormats = new Map();
+function nf(opts) {
+  const k = lang + JSON.stringify(opts);
+  if (!numFormats.has(k)) numFormats.set(k, new Intl.NumberFormat(lang, opts));
+  return numFormats.get(k);
+}
+// x with exactly `digits` decimals (toFixed's rounding, the language's decimal mark and grouping)
+export function fixed(x, digits = 0) {
+  return nf({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+// x as it is, up to `max` decimals (0.95 -> "0,95" in ru)
+export function plain(x, max = 6) {
+  return nf({ maximumFractionDigits: max }).format(x);
+}
+// 2 significant digits and so on (toPrecision without the exponent)
+export function precision(x, digits) {
+  return nf({ maximumSignificantDigits: digits }).format(x);
+}
+
+// ---- plural forms and {name} filling -------------------------------------------------------
+const pluralRules = new Map();
+function pluralOf(n) {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  return pluralRules.get(lang).select(n);
+}
+
+const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+// One argument as text: numbers as the language writes them, a nested message (an error's
+// payload inside another) rendered in turn, strings as they are.
+// {value, fixed: d} is a number with d decimals; {num, text} a number already written (plural
+// forms choose by num).
+function argText(v) {
+  if (typeof v === "number") return Number.isFinite(v) ? plain(v) : "–";
+  if (v && typeof v === "object") {
+    if (typeof v.key === "string") return t(v.key, v.args || {});
+    if ("fixed" in v) return Number.isFinite(v.value) ? fixed(v.value, v.fixed) : "–";
+    if ("text" in v) return String(v.text);
+  }
+  return v == null ? "" : String(v);
+}
+
+// {n} -> the argument; {n|one:# token|other:# tokens} -> the plural form, # = the number.
+// `esc` escapes arguments for HTML (entries for data-t elements are HTML themselves).
+function fill(template, args, esc) {
+  return template.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)(\|[^{}]*)?\}/g, (all, name, forms) => {
+    if (!(name in args)) return all;
+    const v = args[name];
+    const text = esc ? escapeHtml(argText(v)) : argText(v);
+    if (!forms) return text;
+    const byCat = {};
+    for (const f of forms.slice(1).split("|")) {
+      const i = f.indexOf(":");
+      byCat[f.slice(0, i)] = f.slice(i + 1);
+    }
+    const n = v && typeof v === "object" ? (v.num ?? v.value) : Number(v);
+    const form = byCat[pluralOf(n)] ?? byCat.other ?? "";
+    return form.replace(/#/g, text);
+  });
+}
+
+function entry(key) {
+  if (key in dict) return dict[key];
+  if (!window.__i18nMissing.includes(`${lang}:${key}`)) window.__i18nMissing.push(`${lang}:${key}`);
+  return `⟦${key}⟧`;
+}
+
+// Plain text of an entry, arguments filled in (for textContent, aria labels, messages).
+export function t(key, args = {}) {
+  return fill(entry(key), args, false);
+}
+
+// Does this language have the entry? (for optional texts, e.g. an error without its own message)
+export const has = (key) => key in dict;
+
+// ---- the page ------------------------------------------------------------------------------
+// Fill every data-t element and data-t-NAME attribute under root.
+export function apply(root = document) {
+  const nodes = root.querySelectorAll ? [...root.querySelectorAll("[data-t]")] : [];
+  if (root.dataset && root.dataset.t) nodes.push(root);
+  for (const n of nodes) {
+    const args = n.dataset.tArgs ? JSON.parse(n.dataset.tArgs) : {};
+    const html = fill(entry(n.dataset.t), args, true);
+    if (n.innerHTML !== html) {
+      n.innerHTML = html;
+      delete n.dataset.tex; // a formula's new source is typeset again (ui.js typesetAll)
+    }
+  }
+  const sel = ATTRS.map((a) => `[data-t-${a}]`).join(",");
+  const withAttrs = root.querySelectorAll ? [...root.querySelectorAll(sel)] : [];
+  if (root.matches && root.matches(sel)) withAttrs.push(root);
+  for (const n of withAttrs) {
+    for (const a of ATTRS) {
+      const key = n.getAttribute(`data-t-${a}`);
+      if (key) n.setAttribute(a, t(key, n.dataset.tArgs ? JSON.parse(n.dataset.tArgs) : {}));
+    }
+  }
+}
+const ATTRS = ["aria-label", "title", "placeholder", "alt"];
+
+export function onLang(fn) {
+  listeners.push(fn);
+}
+
+function remember(l) {
+  try { localStorage.setItem("decodelab.lang", l); } catch { /* private mode: the URL still says it */ }
+  const url = new URL(location.href);
+  if (url.searchParams.get("lang") !== l) {
+    url.searchParams.set("lang", l);
+    history.replaceState(history.state, "", url);
+  }
+}
+
+// Load a language's text and make it the page's. Throws (with the file named) if it cannot load.
+export async function setLang(l, { first = false } = {}) {
+  if (!LANGS.includes(l)) l = "en";
+  const d = await fetchDict(l);
+  const changed = l !== lang || first;
+  lang = l;
+  dict = d;
+  document.documentElement.lang = l;
+  remember(l);
+  if (!changed) return;
+  apply(document);
+  for (const fn of listeners) {
+    try { fn(l); } catch (e) { console.error("[decodelab] re-rendering after a language switch:", e); }
+  }
+}
+
+// The page's first language: boot.js's choice. If its file cannot load, English (its text is in
+// the page already) with a line saying so, rather than a page of ⟦keys⟧.
+export async function startLang() {
+  const want = early.lang || "en";
+  try {
+    await setLang(want, { first: want !== "en" });
+    return null;
+  } catch (e) {
+    if (want === "en") throw e;
+    await setLang("en");
+    return `${LANG_NAMES[want]}: ${e.message}`;
+  } finally {
+    document.documentElement.removeAttribute("data-lang-pending");
+  }
+}
