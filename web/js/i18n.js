@@ -80,6 +80,7 @@ const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "
 // forms choose by num).
 function argText(v) {
   if (typeof v === "number") return Number.isFinite(v) ? plain(v) : "–";
+  if (Array.isArray(v)) return v.map(argText).join("; ");
   if (v && typeof v === "object") {
     if (typeof v.key === "string") return t(v.key, v.args || {});
     if ("fixed" in v) return Number.isFinite(v.value) ? fixed(v.value, v.fixed) : "–";
@@ -125,15 +126,20 @@ export const has = (key) => key in dict;
 // Fill every data-t element and data-t-NAME attribute under root.
 export function apply(root = document) {
   const nodes = root.querySelectorAll ? [...root.querySelectorAll("[data-t]")] : [];
-  if (root.dataset && root.dataset.t) nodes.push(root);
-  for (const n of nodes) {
+  if (root.dataset && root.dataset.t) nodes.unshift(root);
+  const done = new Set();
+  const fillNode = (n) => {
+    if (done.has(n)) return;
+    done.add(n);
     const args = n.dataset.tArgs ? JSON.parse(n.dataset.tArgs) : {};
     const html = fill(entry(n.dataset.t), args, true);
     if (n.innerHTML !== html) {
       n.innerHTML = html;
       delete n.dataset.tex; // a formula's new source is typeset again (ui.js typesetAll)
+      for (const inner of n.querySelectorAll("[data-t]")) fillNode(inner); // a text inside a text
     }
-  }
+  };
+  nodes.forEach(fillNode);
   const sel = ATTRS.map((a) => `[data-t-${a}]`).join(",");
   const withAttrs = root.querySelectorAll ? [...root.querySelectorAll(sel)] : [];
   if (root.matches && root.matches(sel)) withAttrs.push(root);

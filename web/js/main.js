@@ -72,7 +72,7 @@ function bootUi() {
     setText(stageEl, "boot.failed_title");
     const e = document.getElementById("boot-error");
     // the worker's reason is a message payload where it knows one, else the browser's own words
-    setText(e, "boot.failed", { stage: stageKey(m.stage), why: m.key ? { key: `err.${m.key}`, args: m.args || {} } : m.message });
+    setText(e, "boot.failed", { stage: { key: `boot.doing.${m.stage}` }, why: m.key ? { key: `err.${m.key}`, args: m.args || {} } : m.message });
     e.hidden = false;
     document.body.dataset.ready = "failed";
   });

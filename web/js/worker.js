@@ -3,8 +3,11 @@
 // Page -> worker:  {id, fn, args}            run Python endpoint `fn` with keyword args
 // Worker -> page:  {id, ok, result | error}  the endpoint's answer
 //                  {type: "progress", stage, detail, ms}   while loading
-//                  {type: "ready", info} | {type: "fatal", stage, message}
-//                  {type: "optional", what, message}       a part only one widget needs failed
+//                  {type: "ready", info} | {type: "fatal", stage, key, args, message}
+//                  {type: "optional", what, key, args, message}   a part only one widget needs failed
+// The worker has no text of its own: what it tells the reader is a message key (err.KEY in
+// web/i18n/LANG.txt) and its arguments, which the page renders in the reader's language;
+// `message` is the same in English-like words for the console and the tests.
 //                  {type: "closing"}                       the worker is about to close itself
 // Everything is fetched from our own origin, each download with a deadline; nothing here
 // reaches the network beyond it. Calls that arrive before Python is ready wait in `early`.
@@ -29,14 +32,30 @@ self.onmessage = (ev) => early.push(ev);
 const realClose = self.close.bind(self);
 self.close = () => { self.postMessage({ type: "closing" }); realClose(); };
 
+// an error as the fields of a message to the page: {key, args} where we have one, and message
+function payload(e) {
+  const message = String(e && e.message ? e.message : e);
+  return e && e.key ? { key: e.key, args: e.args, message } : { message };
+}
+
 function progress(next, detail = "") {
   stage = next;
   self.postMessage({ type: "progress", stage, detail, ms: performance.now() - t0 });
 }
 
-const REMEDY = "Reload the page to try again; if it keeps failing, the site on this server is incomplete " +
-  "(whoever runs it can rebuild it with `python3 build.py`).";
+// An error the reader will read: err.KEY with arguments (an argument may be another message).
+class Msg extends Error {
+  constructor(key, args = {}) {
+    super(`${key} ${JSON.stringify(args)}`);
+    this.key = key;
+    this.args = args;
+  }
+}
+// an error as a message argument: ours as {key, args}, anything else in the browser's own words
+const reason = (e) => (e && e.key ? { key: `err.${e.key}`, args: e.args } : String((e && e.message) || e).split("\n")[0]);
+const fetchWhy = (e) => (e.name === "AbortError" ? { key: "err.fetch_timeout", args: { s: FETCH_TIMEOUT_MS / 1000 } } : reason(e));
 
+// what: the file's kind, a key under file.* (file.manifest, file.model.main …)
 async function fetchBytes(url, what) {
   const name = decodeURIComponent(new URL(url).pathname.split("/").pop());
   const ctl = new AbortController();
@@ -44,11 +63,10 @@ async function fetchBytes(url, what) {
   let res;
   try {
     res = await fetch(url, { signal: ctl.signal });
-    if (!res.ok) throw new Error(`the server answered HTTP ${res.status}`);
+    if (!res.ok) throw new Msg("http", { status: res.status });
     return new Uint8Array(await res.arrayBuffer());
   } catch (e) {
-    const why = e.name === "AbortError" ? `it did not arrive within ${FETCH_TIMEOUT_MS / 1000} s` : (e.message || String(e));
-    throw new Error(`Could not load ${what} (${name}): ${why}. ${REMEDY}`);
+    throw new Msg("fetch_failed", { what: { key: `file.${what}` }, name, why: fetchWhy(e) });
   } finally {
     clearTimeout(timer);
   }
@@ -57,7 +75,7 @@ async function fetchBytes(url, what) {
 function withTimeout(promise, ms, what) {
   let timer;
   return Promise.race([promise, new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s. ${REMEDY}`)), ms);
+    timer = setTimeout(() => reject(new Msg("step_timeout", { what: { key: `boot.stage.${what}` }, s: ms / 1000 })), ms);
   })]).finally(() => clearTimeout(timer));
 }
 
@@ -73,31 +91,35 @@ async function loadKernel(info) {
   if (choice === "scalar" || params.get("nosimd") === "1") candidates = order.slice(-1);
   else if (choice === "simd") candidates = order.slice(1);
   const problems = [];
-  for (const [key, label] of candidates) {
+  const kernelName = (key) => ({ key: `file.kernel.${key}` });
+  for (const [key] of candidates) {
     try {
-      const bytes = await fetchBytes(abs(info.kernels[key]), `the ${label}`);
-      if (!WebAssembly.validate(bytes)) { problems.push(`${label}: this browser cannot run it`); continue; }
+      const bytes = await fetchBytes(abs(info.kernels[key]), `kernel.${key}`);
+      if (!WebAssembly.validate(bytes)) {
+        problems.push({ key: "err.kernel_problem", args: { kernel: kernelName(key), why: { key: "err.kernel_unsupported" } } });
+        continue;
+      }
       const { instance } = await WebAssembly.instantiate(bytes, {});
-      let notice = "";
+      let notice = null; // a message payload, or none
       const best = order[0][0];
-      if (choice || params.get("nosimd") === "1") notice = `The ${label} was selected by the page address.`;
-      else if (key !== best) notice = `This page runs the ${label} (${problems.join("; ")}): the same results, ` +
-        (key === order[order.length - 1][0] ? "several times slower." : "somewhat slower.");
+      if (choice || params.get("nosimd") === "1") notice = { key: "kernel_by_address", args: { kernel: kernelName(key) } };
+      else if (key !== best) notice = { key: key === order[order.length - 1][0] ? "kernel_fallback_scalar" : "kernel_fallback",
+        args: { kernel: kernelName(key), problems } };
       return { exports: instance.exports, name: key + ".wasm", notice };
     } catch (e) {
-      problems.push(`${label}: ${e.message}`);
+      problems.push({ key: "err.kernel_problem", args: { kernel: kernelName(key), why: reason(e) } });
     }
   }
-  throw new Error(`No kernel could be loaded. ${problems.join(" ")}`);
+  throw new Msg("no_kernel", { problems });
 }
 
 // The comparison kernels for chapter 2's speed race: the scalar build and the plain-JS matvec build.
 async function loadComparisonKernels(info) {
   const out = {};
-  const scalar = await WebAssembly.instantiate(await fetchBytes(abs(info.kernels.kernel_scalar), "the scalar kernel"), {});
+  const scalar = await WebAssembly.instantiate(await fetchBytes(abs(info.kernels.kernel_scalar), "kernel.kernel_scalar"), {});
   out.scalar = scalar.instance.exports;
   let mem = null;
-  const js = await WebAssembly.instantiate(await fetchBytes(abs(info.kernels.kernel_jsmatvec), "the plain-JS kernel"),
+  const js = await WebAssembly.instantiate(await fetchBytes(abs(info.kernels.kernel_jsmatvec), "kernel.kernel_jsmatvec"),
     { env: jsMatmatImports(() => mem) });
   mem = js.instance.exports.memory;
   out.js = js.instance.exports;
@@ -117,7 +139,7 @@ async function fetchSnapshot(snap) {
   const timer = setTimeout(() => ctl.abort(), FETCH_TIMEOUT_MS);
   try {
     const res = await fetch(abs(snap.url), { signal: ctl.signal });
-    if (!res.ok) throw new Error(`the server answered HTTP ${res.status}`);
+    if (!res.ok) throw new Msg("http", { status: res.status });
     const [peek, body] = res.body.tee();
     const peeker = peek.getReader();
     const first = (await peeker.read()).value || new Uint8Array(0);
@@ -129,25 +151,23 @@ async function fetchSnapshot(snap) {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (at + value.length > mem.length) throw new Error("the snapshot is larger than the manifest says");
+      if (at + value.length > mem.length) throw new Msg("snapshot_too_large");
       mem.set(value, at);
       at += value.length;
       if (at === value.length) mark("snapshot_first_bytes");
     }
-    if (at !== mem.length) throw new Error("the snapshot file is incomplete");
+    if (at !== mem.length) throw new Msg("snapshot_incomplete");
     mark("snapshot_inflated");
     return mem;
   } catch (e) {
-    const why = e.name === "AbortError" ? `it did not arrive within ${FETCH_TIMEOUT_MS / 1000} s` : (e.message || String(e));
-    throw new Error(`${name}: ${why}`);
+    throw new Msg("file_problem", { name, why: fetchWhy(e) });
   } finally {
     clearTimeout(timer);
   }
 }
 
 function stdlibError(e, file = "python_stdlib.zip") {
-  return new Error(/Program terminated|exit\(1\)|python_stdlib/i.test(e.message)
-    ? `Python's standard library (${file}) is missing or damaged. ${REMEDY}` : e.message);
+  return /Program terminated|exit\(1\)|python_stdlib/i.test(e.message) ? new Msg("stdlib_damaged", { file }) : e;
 }
 
 // Restore the snapshot (decodelab already imported in it) if it is there and matches this
@@ -156,14 +176,14 @@ function stdlibError(e, file = "python_stdlib.zip") {
 // file system (imports made later and tracebacks read it) and returned with Python running.
 async function startPython(infoP, packageP) {
   const start = (extra) => withTimeout(loadPyodide({ indexURL: abs("pyodide/"), packages: [], ...extra }),
-    PYODIDE_TIMEOUT_MS, "Starting Python (Pyodide)");
-  let notice = "";
+    PYODIDE_TIMEOUT_MS, "pyodide");
+  let notice = null;
   if (params.get("snapshot") !== "0") { // ?snapshot=0: from scratch (tests compare the two paths)
     progress("pyodide", "restoring Python from the snapshot");
     try {
       // Pyodide fetches and compiles its wasm while the snapshot is still downloading
       const snapshotP = infoP.then((info) => {
-        if (!info.snapshot) throw new Error("this build has none");
+        if (!info.snapshot) throw new Msg("snapshot_none");
         return fetchSnapshot(info.snapshot);
       });
       snapshotP.catch(() => {}); // its failure is handled below, through loadPyodide
@@ -178,17 +198,15 @@ async function startPython(infoP, packageP) {
       const info = await infoP;
       pyodide.FS.writeFile(info.package_mount, await packageP);
       const tag = pyodide.runPython("import sys; getattr(sys, '_decodelab_snapshot', '')");
-      if (tag !== info.package_sha256) throw new Error("it was made from another build of our Python package");
+      if (tag !== info.package_sha256) throw new Msg("snapshot_other_build");
       // state frozen in the snapshot that must differ per visit: Python's own random stream
       pyodide.runPython("import random; random.seed()");
       return { pyodide, path: "snapshot", notice };
     } catch (e) {
-      if (e.fatal || /did not finish within/.test(e.message)) throw e;
+      if (e.fatal || e.key === "step_timeout") throw e;
       await infoP; // no manifest: that is the error to report (boot() does)
-      const why = String(e.message || e).split("\n")[0].replace(REMEDY, "").replace(/[.\s]+$/, "");
-      notice = `Python started without its memory snapshot (${why}), ` +
-        "so the page took a little longer to come alive.";
-      console.warn("decodelab:", notice);
+      notice = { key: "python_no_snapshot", args: { why: reason(e) } };
+      console.warn("decodelab: Python started without its memory snapshot:", e.message);
     }
   }
   progress("pyodide", "starting Python");
@@ -204,9 +222,9 @@ async function startPython(infoP, packageP) {
 
 async function readManifest() {
   try {
-    return JSON.parse(new TextDecoder().decode(await fetchBytes(abs("build-info.json?t=" + Date.now()), "the build manifest")));
+    return JSON.parse(new TextDecoder().decode(await fetchBytes(abs("build-info.json?t=" + Date.now()), "manifest")));
   } catch (e) {
-    throw new Error(e instanceof SyntaxError ? `The build manifest (build-info.json) is damaged. ${REMEDY}` : e.message);
+    throw e instanceof SyntaxError ? new Msg("manifest_damaged") : e;
   }
 }
 
@@ -216,7 +234,7 @@ async function boot() {
   infoP.catch(() => {});
   // Python starts as soon as the manifest is in (it names the snapshot and the stdlib zip made
   // with it), before the kernel and model downloads: its start-up is the long pole.
-  const packageP = infoP.then((info) => fetchBytes(abs(info.package), "the decodelab Python package"));
+  const packageP = infoP.then((info) => fetchBytes(abs(info.package), "package"));
   packageP.catch(() => {});
   const pythonP = startPython(infoP, packageP);
   pythonP.catch(() => {});
@@ -227,8 +245,8 @@ async function boot() {
   const kernelP = loadKernel(info);
   kernelP.catch(() => {});
   // the speed race's extra kernels are optional: if they fail, only that widget says so
-  const comparisonP = loadComparisonKernels(info).catch((e) => ({ error: String(e.message || e) }));
-  const modelP = (name) => fetchBytes(abs(info.models[name]), `the ${name} model file`);
+  const comparisonP = loadComparisonKernels(info).catch((e) => ({ error: e }));
+  const modelP = (name) => fetchBytes(abs(info.models[name]), `model.${name}`);
   const mainP = modelP("main");
   mainP.catch(() => {});
 
@@ -243,18 +261,18 @@ async function boot() {
     pyodide.registerJsModule("decodelab_kernel_scalar", { exports: comparison.scalar, name: "kernel_scalar.wasm" });
     pyodide.registerJsModule("decodelab_kernel_jsmatvec", { exports: comparison.js, name: "kernel_jsmatvec.wasm" });
   } else {
-    self.postMessage({ type: "optional", what: "speed", message: comparison.error });
+    self.postMessage({ type: "optional", what: "speed", ...payload(comparison.error) });
   }
   const dispatch = pyodide.pyimport("decodelab.api").dispatch;
   const hello = JSON.parse(dispatch("ping", "{}"));
-  if (!hello.ok) throw new Error(`Python could not reach the kernel: ${hello.error.message}`);
+  if (!hello.ok) throw new Msg("kernel_unreachable", { why: hello.error.key ? { key: `err.${hello.error.key}`, args: hello.error.args } : hello.error.message });
 
   progress("model", "loading the models");
   pyodide.FS.mkdirTree("/models");
   const load = async (name, bytesP) => {
     pyodide.FS.writeFile(`/models/${name}.dlm`, await bytesP);
     const r = JSON.parse(dispatch("load_models", JSON.stringify({ paths: { [name]: `/models/${name}.dlm` } })));
-    if (!r.ok) throw new Error(`${r.error.message} ${REMEDY}`);
+    if (!r.ok) throw r.error.key ? new Msg(r.error.key, r.error.args) : new Msg("model_bad", { model: name, why: r.error.message });
     return r.result[name];
   };
   const models = { main: await load("main", mainP) };
@@ -266,10 +284,10 @@ async function boot() {
   const loadOnNeed = (name) => {
     if (!lazy[name]) {
       lazy[name] = (async () => {
-        if (!info.models[name]) throw new Error(`the ${name} model is not part of this build`);
+        if (!info.models[name]) throw new Msg("model_not_in_build", { model: name });
         models[name] = await load(name, modelP(name));
       })();
-      lazy[name].catch((e) => self.postMessage({ type: "optional", what: name, message: e.message }));
+      lazy[name].catch((e) => self.postMessage({ type: "optional", what: name, ...payload(e) }));
     }
     return lazy[name];
   };
@@ -295,8 +313,8 @@ async function boot() {
         await loadOnNeed(missing);
         reply = run();
       } catch (e) {
-        reply = { ok: false, error: { type: "InputError", field: "model",
-                                      message: `The ${missing} model could not be loaded: ${e.message}` } };
+        reply = { ok: false, error: { type: "InputError", field: "model", key: "model_load_failed",
+                                      args: { model: missing, why: reason(e) }, message: e.message } };
       }
     }
     self.postMessage({ id, ...reply });
@@ -314,5 +332,5 @@ async function boot() {
 }
 
 boot().catch((e) => {
-  self.postMessage({ type: "fatal", stage, message: String(e && e.message ? e.message : e) });
+  self.postMessage({ type: "fatal", stage, ...payload(e) });
 });
