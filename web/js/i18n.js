@@ -166,14 +166,14 @@ function remember(l) {
 }
 
 // Load a language's text and make it the page's. Throws (with the file named) if it cannot load.
-export async function setLang(l, { first = false } = {}) {
+export async function setLang(l, { first = false, keep = true } = {}) {
   if (!LANGS.includes(l)) l = "en";
   const d = await fetchDict(l);
   const changed = l !== lang || first;
   lang = l;
   dict = d;
   document.documentElement.lang = l;
-  remember(l);
+  if (keep) remember(l);
   if (!changed) return;
   apply(document);
   for (const fn of listeners) {
@@ -190,8 +190,8 @@ export async function startLang() {
     return null;
   } catch (e) {
     if (want === "en") throw e;
-    await setLang("en");
-    return `${LANG_NAMES[want]}: ${e.message}`;
+    await setLang("en", { keep: false }); // the reader's choice stays theirs: next visit tries again
+    return t("ui.lang_failed", { lang: LANG_NAMES[want], why: e.message });
   } finally {
     document.documentElement.removeAttribute("data-lang-pending");
   }
