@@ -61,6 +61,7 @@ def load(lang: str, root: Path | None = None) -> dict[str, str]:
 
 
 def arg_names(value: str) -> set[str]:
+    value = re.sub(r"\\[a-zA-Z]+\s*\{[^{}]*\}", "", value)  # TeX's \text{otherwise} is not an argument
     return {m.group(1) for m in ARG.finditer(value)}
 
 
