@@ -179,7 +179,21 @@ def test_penalty_touches_only_recent_tokens(z, recent, r):
 def test_invalid_settings_raise_one_clear_error(field, value, msg):
     with pytest.raises(SamplerError) as e:
         make_settings(**{field: value})
-    assert e.value.field == field and msg in str(e.value)
+    assert e.value.field == field and msg in english(e.value.payload())
+
+
+def english(msg: dict) -> str:
+    """An error's message as the English page shows it (en.txt's entry, its {names} filled; a
+    nested message rendered in turn)."""
+    import re
+
+    from decodelab import texts
+
+    en = texts.load("en")
+
+    def arg(v):
+        return english(v) if isinstance(v, dict) else str(v)
+    return re.sub(r"\{([a-zA-Z_]\w*)\}", lambda m: arg(msg.get("args", {})[m.group(1)]), en[msg["key"]])
 
 
 def test_seeded_draws_repeat_and_follow_the_distribution():

@@ -24,6 +24,7 @@ OPENINGS = [
     "One day, a big bird flew down and said,",
 ]
 MAX_DRAW = 400  # tokens one draw may write (the playground's longest story)
+MAX_CELL_OUTPUT = 20000  # characters of a Python cell's output the page shows
 
 
 def engine():
@@ -183,7 +184,7 @@ def ch1_draw(prompt: str, settings: dict, seed: int, n: int = 1, extra: list | N
     playground's call, which writes with the model chapter 2 may have lent it."""
     e = session().playground_engine() if playground else engine()
     s = S.make_settings(**settings)
-    check_count(n, 1, MAX_DRAW, "n", f"draw between 1 and {MAX_DRAW} tokens at a time")
+    check_count(n, 1, MAX_DRAW, "n", "ch1_draw_count")
     seed = check_seed(seed)
     extra = extra or []
     ids = encode_prompt(e, prompt, extra)
@@ -332,16 +333,16 @@ def ch1_four(prompt: str, temps: list, seed: int, n: int = 40, top_p: float = 1.
     """One prompt continued at several temperatures from the same seed (one random stream)."""
     e = engine()
     seed = check_seed(seed)
-    check_count(n, 1, 200, "n", "continue by 1 to 200 tokens")
+    check_count(n, 1, 200, "n", "ch1_continue_count")
     if not isinstance(temps, list) or not 1 <= len(temps) <= 8:
-        raise InputError("give one to eight temperatures", "temps")
+        raise InputError("ch1_temps_count", "temps")
     ids = encode_prompt(e, prompt)
     settings = []
     for i, t in enumerate(temps):
         try:
             settings.append(S.make_settings(temperature=t, top_p=top_p))
         except InputError as err:  # name the column, so its own box shows the message
-            raise InputError(f"column {i + 1}: {err}", f"temps.{i}") from None
+            raise InputError("column", f"temps.{i}", n=i + 1, inner=err.payload()) from None
     cols = []
     for t, s in zip(temps, settings):
         g = generate_text(e, ids, s, seed, n, stop_at_end=True)
@@ -367,9 +368,9 @@ def repeated_4grams(tokens: list[int], start: int) -> list[bool]:
 @endpoint
 def ch1_loops(openings: list, n: int = 80, penalty: float = 1.0) -> dict:
     e = engine()
-    check_count(n, 1, 200, "n", "continue by 1 to 200 tokens")
+    check_count(n, 1, 200, "n", "ch1_continue_count")
     if not isinstance(openings, list) or not 1 <= len(openings) <= 4:
-        raise InputError("give one to four openings", "openings")
+        raise InputError("ch1_openings_count", "openings")
     s = S.make_settings(temperature=0.0, repetition_penalty=penalty)
     cols = []
     for i, text in enumerate(openings):
@@ -387,7 +388,7 @@ def ch1_loops(openings: list, n: int = 80, penalty: float = 1.0) -> dict:
 @endpoint
 def ch1_long(prompt: str, seed: int, n: int, stop_at_end: bool, temperature: float = 0.8) -> dict:
     e = engine()
-    check_count(n, 1, 1200, "n", "ask for 1 to 1200 tokens")
+    check_count(n, 1, 1200, "n", "ch1_long_count")
     s = S.make_settings(temperature=temperature, top_p=0.95)
     g = generate_text(e, encode_prompt(e, prompt), s, check_seed(seed), n, stop_at_end=stop_at_end, info=False)
     g.update(context=e.context, keep=e.keep, cache_len=len(e.history), end_token=e.eot,
@@ -401,7 +402,7 @@ def ch1_long(prompt: str, seed: int, n: int, stop_at_end: bool, temperature: flo
 def run_cell(code: str) -> dict:
     """Run the reader's Python in the worker's interpreter; return what it printed (or the error)."""
     if not isinstance(code, str) or not code.strip():
-        raise InputError("the cell is empty", "code")
+        raise InputError("ch1_cell_empty", "code")
     out = io.StringIO()
     ns = {"__name__": "__cell__"}
     t0 = time.perf_counter()
@@ -420,6 +421,6 @@ def run_cell(code: str) -> dict:
                 tb = tb.tb_next
             print("".join(traceback.format_exception(type(err), err, tb)), end="")
     text = out.getvalue()
-    if len(text) > 20000:
-        text = text[:20000] + "\n… (output cut at 20,000 characters)"
-    return {"ok": ok, "output": text, "ms": (time.perf_counter() - t0) * 1e3}
+    cut = len(text) > MAX_CELL_OUTPUT  # the page says so after the text (w1.pc.cut)
+    return {"ok": ok, "output": text[:MAX_CELL_OUTPUT], "cut": MAX_CELL_OUTPUT if cut else None,
+            "ms": (time.perf_counter() - t0) * 1e3}

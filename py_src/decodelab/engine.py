@@ -228,7 +228,7 @@ class Engine:
         """Append tokens (one pass over the weights per block) and return the last logits."""
         for t in tokens:
             if not 0 <= t < self.vocab:
-                raise InputError(f"token id {t} is outside the vocabulary", "tokens")
+                raise InputError("token_out_of_vocab", "tokens", id=t)
         i = 0
         while i < len(tokens):
             if len(self.history) >= self.context:
@@ -293,7 +293,7 @@ class Engine:
         the new tokens only, after the prompt is read.
         """
         if max_new < 0:
-            raise InputError("the number of new tokens cannot be negative", "max_new")
+            raise InputError("max_new_negative", "max_new")
         st = Stats()
         self.stats = st
         p0, m0 = self.counters()
@@ -336,9 +336,9 @@ class Engine:
     # -- re-quantization ---------------------------------------------------------------------
     def requantize(self, bits: int, scheme: str) -> float:
         if scheme not in SCHEMES:
-            raise InputError(f"scheme must be one of {', '.join(SCHEMES)}", "scheme")
+            raise InputError("scheme_unknown", "scheme", schemes=", ".join(SCHEMES))
         if not (isinstance(bits, int) and 2 <= bits <= 8):
-            raise InputError("bits must be a whole number from 2 to 8", "bits")
+            raise InputError("bits_range", "bits", lo=2, hi=8)
         t0 = time.perf_counter()
         self._check(self.k.model_requantize(self.h, bits, SCHEMES[scheme]))
         self.quant = (bits, scheme)

@@ -59,9 +59,9 @@ MIN_TEMPERATURE, MAX_TEMPERATURE = 0.01, 100.0
 
 def _number(v, field: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise SamplerError(f"{field.replace('_', ' ')} must be a number", field)
+        raise SamplerError("setting_not_number", field, name={"key": f"err.setting.{field}"})
     if math.isnan(v):
-        raise SamplerError(f"{field.replace('_', ' ')} is not a number (NaN)", field)
+        raise SamplerError("setting_nan", field, name={"key": f"err.setting.{field}"})
     return float(v)
 
 
@@ -70,7 +70,7 @@ def make_settings(**kw) -> Settings:
     known = set(Settings.__dataclass_fields__)
     unknown = set(kw) - known
     if unknown:
-        raise SamplerError(f"unknown sampler setting {sorted(unknown)[0]!r}", sorted(unknown)[0])
+        raise SamplerError("setting_unknown", sorted(unknown)[0], name=sorted(unknown)[0])
     s = Settings(**{**DEFAULTS.as_dict(), **kw})
     validate(s)
     return s
@@ -80,23 +80,22 @@ def validate(s: Settings) -> None:
     t = _number(s.temperature, "temperature")
     if not (t == 0 or MIN_TEMPERATURE <= t <= MAX_TEMPERATURE):
         # below 0.01 a float32 softmax is greedy anyway, and 1/T overflows long before T reaches 0
-        raise SamplerError(f"temperature must be 0 (always the top token) or from {MIN_TEMPERATURE} to "
-                           f"{MAX_TEMPERATURE:g}", "temperature")
+        raise SamplerError("temperature_range", "temperature", lo=MIN_TEMPERATURE, hi=MAX_TEMPERATURE)
     k = _number(s.top_k, "top_k")
     if k < 0 or k != int(k):
-        raise SamplerError("top-k must be a whole number, 0 or more (0 turns it off)", "top_k")
+        raise SamplerError("top_k_range", "top_k")
     p = _number(s.top_p, "top_p")
     if not 0 < p <= 1:
-        raise SamplerError("top-p must be greater than 0 and at most 1 (1 turns it off)", "top_p")
+        raise SamplerError("top_p_range", "top_p")
     mp = _number(s.min_p, "min_p")
     if not 0 <= mp <= 1:
-        raise SamplerError("min-p must be between 0 and 1 (0 turns it off)", "min_p")
+        raise SamplerError("min_p_range", "min_p")
     r = _number(s.repetition_penalty, "repetition_penalty")
     if r < 1 or math.isinf(r):
-        raise SamplerError("repetition penalty must be 1 or more (1 turns it off)", "repetition_penalty")
+        raise SamplerError("penalty_range", "repetition_penalty")
     w = _number(s.penalty_window, "penalty_window")
     if w < 0 or w != int(w):
-        raise SamplerError("the penalty window must be a whole number of tokens", "penalty_window")
+        raise SamplerError("penalty_window_range", "penalty_window")
 
 
 # ---- the pseudo-random generator ---------------------------------------------------------------

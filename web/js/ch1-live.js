@@ -2,9 +2,12 @@
 // results our Python computed: the model's metadata (on ready), ch1_prose_fixed (once per
 // engine), ch1_prose and the panel's next draw (sampler-panel.js), and each widget's own run.
 // A key not known yet keeps its "…"; no model number is ever typed into the HTML.
+// Every value is kept (the last one of each key): a language switch writes the prose anew, its
+// spans back to "…", and every kept value is shown again in the new language's formats.
 import { call, on } from "./engine.js";
 import { fmtPct, fmtTimes, fmtBig, fmtCount, fmtEff, fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance, tokCode,
   tokList } from "./ui.js";
+import { fixed, onLang, plain, t } from "./i18n.js";
 
 const two = fmtFixed(2);
 // the format of each key (keys not listed print as plain text)
@@ -32,34 +35,63 @@ const KIND = {
   "loops.share_a": fmtShare, "loops.share_b": fmtShare, "end.n_tokens": fmtCount,
   "slide.slides": fmtCount, "slide.cache_len": fmtCount, "slide.eot_count": fmtCount,
 };
-// what a key says when its value is missing (a token the filters removed, T = 0 drawing nothing)
+// the model's parameter count, in millions with one decimal ("2.9 million")
+KIND["model.params"] = (n) => {
+  const m = Number((n / 1e6).toFixed(1));
+  return t("fmt.million", { n: { num: m, text: fixed(m, 1) } });
+};
+KIND["model.heldout"] = (meta) => heldoutText(meta);
+KIND["rng.seed"] = String; // a seed as typed, never grouped
+
+// what a key says when its value is missing (a token the filters removed, T = 0 drawing nothing):
+// text keys
 const NONE = {
-  "rng.tok1": "(filtered out)", "rng.tok2": "(filtered out)", "rng.tok3": "(filtered out)",
-  "rng.int1": "(no stretch)", "rng.int2": "(no stretch)", "rng.int3": "(no stretch)",
-  "rng.u": "none (T = 0 draws no random number)",
+  "rng.tok1": "w1.live.filtered", "rng.tok2": "w1.live.filtered", "rng.tok3": "w1.live.filtered",
+  "rng.int1": "w1.live.no_stretch", "rng.int2": "w1.live.no_stretch", "rng.int3": "w1.live.no_stretch",
+  "rng.u": "w1.live.no_u",
 };
 
+const kept = {}; // key -> its last value
+
+function show(node, key, v) {
+  const f = KIND[key];
+  let shown;
+  if (v == null) shown = NONE[key] ? t(NONE[key]) : "–";
+  else if (typeof v === "object" && typeof v.key === "string") shown = t(v.key, v.args || {}); // words, by key
+  else if (typeof v === "string" && f !== tokCode) shown = v; // a text of the model's (a prompt), as it is
+  else if (f) shown = f(v);
+  else shown = typeof v === "number" ? plain(v) : String(v);
+  if (shown instanceof Node) node.replaceChildren(shown);
+  else node.textContent = shown;
+}
+
 // values: {key: value}, keys without the "ch1." prefix. A string is a token for the token keys,
-// and elsewhere words to show as they are ("(press the second button)").
+// and elsewhere a text to show as it is (the Russian opening); words of ours come as {key, args}.
 export function setLive(values) {
+  Object.assign(kept, values);
   for (const node of document.querySelectorAll("#ch1 [data-live]")) {
     const key = node.dataset.live.replace(/^ch1\./, "");
-    if (!(key in values)) continue;
-    const v = values[key], f = KIND[key];
-    const shown = v == null ? (NONE[key] ?? "–") : typeof v === "string" && f !== tokCode ? v : (f || String)(v);
-    if (shown instanceof Node) node.replaceChildren(shown);
-    else node.textContent = shown;
+    if (key in values) show(node, key, values[key]);
   }
 }
+
+onLang(() => {
+  for (const node of document.querySelectorAll("#ch1 [data-live]")) {
+    const key = node.dataset.live.replace(/^ch1\./, "");
+    if (key in kept) show(node, key, kept[key]);
+  }
+});
 
 // The held-out figure comes from the model file (the report measures it with the 8-bit weights
 // the page runs and stores it there); a model without it says so instead of showing a number.
 export function heldoutText(meta) {
   const h = meta && meta.heldout;
   const n = h && h.int8 && h.int8.nats_per_token;
-  if (!Number.isFinite(n)) return "not measured for this model (its file carries no held-out figure)";
-  return `${n.toFixed(2)} nats per token, as uncertain as a fair die with ${fmtEff(Math.exp(n))} faces at every ` +
-    `token (over ${fmtCount(h.tokens)} held-out tokens)`;
+  if (!Number.isFinite(n)) return t("w1.live.heldout_none");
+  const faces = Math.exp(n);
+  return t("w1.live.heldout", { n: { num: Number(n.toFixed(2)), text: fixed(n, 2) },
+    faces: { num: faces < 99.95 ? Number(faces.toFixed(1)) : Math.round(faces), text: fmtEff(faces) },
+    tokens: { num: h.tokens, text: fmtCount(h.tokens) } });
 }
 
 function fillModel(info) {
@@ -71,7 +103,7 @@ function fillModel(info) {
   const params = m.vocab * d + m.context * d + m.n_layers * (4 * d * d + 2 * d * m.d_ff + 4 * d) + 2 * d;
   setLive({ "model.vocab": m.vocab, "model.layers": m.n_layers, "model.context": m.context, "model.keep": m.keep,
     "model.window": m.penalty_window, "model.uniform_p": 1 / m.vocab,
-    "model.params": `${(params / 1e6).toFixed(1)} million`, "model.heldout": heldoutText(m.meta) });
+    "model.params": params, "model.heldout": m.meta || {} });
 }
 
 // On every (re)start of the engine: the model's own figures, then the fixed openings' numbers.

@@ -1,5 +1,21 @@
 // Thin wrapper over Chart.js (the vendored UMD build): line/scatter plots with optional log axes and
 // reference lines. Widgets pass plain arrays; this module owns every Chart.js detail.
+// The axis numbers follow the page's language (decimal comma in ru and vi); an axis title may be
+// a function giving the text (t(KEY)), written again after a language switch. Series and line
+// labels come with each set(): a widget calls set() again after a switch.
+import { currentLang, onLang } from "./i18n.js";
+
+const charts = []; // [chart, xTitle, yTitle]
+const titleText = (x) => (typeof x === "function" ? x() : x);
+onLang((lang) => {
+  for (const [chart, xTitle, yTitle] of charts) {
+    chart.options.locale = lang;
+    chart.options.scales.x.title.text = titleText(xTitle);
+    chart.options.scales.y.title.text = titleText(yTitle);
+    chart.update("none");
+  }
+});
+
 export function lineChart(canvas, { logX = false, logY = false, xTitle = "", yTitle = "", xMin, yMin } = {}) {
   const Chart = window.Chart;
   if (!Chart) return { set() {}, chart: null };
@@ -7,15 +23,17 @@ export function lineChart(canvas, { logX = false, logY = false, xTitle = "", yTi
     type: "scatter",
     data: { datasets: [] },
     options: {
+      locale: currentLang(),
       animation: false, responsive: true, maintainAspectRatio: false, parsing: false, normalized: true,
       plugins: { legend: { labels: { boxWidth: 12, font: { size: 11 } } }, tooltip: { enabled: true } },
       scales: {
-        x: { type: logX ? "logarithmic" : "linear", title: { display: !!xTitle, text: xTitle }, min: xMin },
-        y: { type: logY ? "logarithmic" : "linear", title: { display: !!yTitle, text: yTitle }, min: yMin,
+        x: { type: logX ? "logarithmic" : "linear", title: { display: !!xTitle, text: titleText(xTitle) }, min: xMin },
+        y: { type: logY ? "logarithmic" : "linear", title: { display: !!yTitle, text: titleText(yTitle) }, min: yMin,
           ticks: logY ? { callback: (v) => (Number.isInteger(Math.log10(v)) ? `1e${Math.log10(v)}` : "") } : {} },
       },
     },
   });
+  charts.push([chart, xTitle, yTitle]);
   return {
     chart,
     // series: [{label, data (y values, x = 1..n) or points [{x,y}], color, x0}], lines: [{x}|{y}, label]

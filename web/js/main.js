@@ -124,7 +124,7 @@ function mountAll() {
   const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
   const mounts = [["sampler-panel", (n) => (ctx.panel = mountSamplerPanel(n))], ["four-temps", mountFourTemps],
     ["greedy-loops", mountGreedyLoops], ["end-slide", mountEndAndSlide], ["python-cell", mountPythonCell],
-    ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "The naive loop, live" })],
+    ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "w1.lc.title" })],
     ["playground", (n) => mountPlayground(n, ctx)],
     ["kv-race", mountKvRace], ["q8-table", mountQ8Table], ["outliers", mountOutliers],
     ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["round-anatomy", mountRoundAnatomy], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],

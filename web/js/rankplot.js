@@ -6,8 +6,12 @@
 // (its draw() alone is 0.5 ms), with the worker's answer and the bars still to come. This plot
 // has fixed decade axes and at most a few hundred points, so drawing it directly costs well
 // under a millisecond.
+import { fixed, t } from "./i18n.js";
+
 const DASH = [5, 4];
 
+// xTitle, yTitle: text keys (drawn in the page's language at every draw; the caller draws again
+// after a language switch, with its series' labels in the new language)
 export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
   const ctx = canvas.getContext("2d");
   let last = null;
@@ -48,11 +52,11 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
     for (const e of xe) {  // vertical grid and x labels
       const x = px(10 ** e);
       ctx.beginPath(); ctx.moveTo(x, T); ctx.lineTo(x, h - B); ctx.stroke();
-      ctx.fillText(String(10 ** e), x, h - B + 4);
+      ctx.fillText(fixed(10 ** e, 0), x, h - B + 4);
     }
     if (x1 - Math.log10(10 ** xe[xe.length - 1]) > 0.15) {  // label the last rank too (the vocabulary size)
       ctx.textAlign = "right";
-      ctx.fillText(String(Math.round(10 ** x1)), w - R, h - B + 4);
+      ctx.fillText(fixed(Math.round(10 ** x1), 0), w - R, h - B + 4);
     }
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
@@ -64,10 +68,10 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
     }
     ctx.textAlign = "center";
     ctx.textBaseline = "bottom";
-    if (xTitle) ctx.fillText(xTitle, L + (w - L - R) / 2, h);
+    if (xTitle) ctx.fillText(t(xTitle), L + (w - L - R) / 2, h);
     if (yTitle) {
       ctx.save(); ctx.translate(11, T + (h - T - B) / 2); ctx.rotate(-Math.PI / 2);
-      ctx.textBaseline = "middle"; ctx.fillText(yTitle, 0, 0); ctx.restore();
+      ctx.textBaseline = "middle"; ctx.fillText(t(yTitle), 0, 0); ctx.restore();
     }
 
     ctx.save();

@@ -1,25 +1,26 @@
 // Four temperatures continue one prompt with one shared seed, side by side, each with its surprise.
 // It runs once by itself when first scrolled into view; each run fills the prose's four.* keys.
 import { call } from "../engine.js";
-import { el, fmt, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
+import { el, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
+import { t } from "../i18n.js";
 import { remember } from "../persist.js";
 import { setLive } from "../ch1-live.js";
 import { tokenSpan } from "./tokens.js";
 
 export function mountFourTemps(root) {
   const prompt = el("input", { type: "text", id: "ft-prompt", value: "Once upon a time, there was a girl named", size: 48,
-    maxlength: 2000, "aria-label": "prompt for the four columns" });
-  const temps = [0.3, 0.7, 1.0, 1.5].map((t, i) => el("input", { type: "number", id: `ft-t${i}`, value: t, step: 0.1, min: 0, max: 3,
-    "aria-label": `temperature of column ${i + 1}` }));
-  const seed = el("input", { type: "number", id: "ft-seed", value: 7, "aria-label": "seed" });
-  const run = el("button", { id: "ft-run", text: "Continue" });
-  const reroll = el("button", { class: "secondary", id: "ft-reroll", text: "Re-roll the seed" });
+    maxlength: 2000, "t-aria-label": "w1.ft.prompt_aria" });
+  const temps = [0.3, 0.7, 1.0, 1.5].map((x, i) => el("input", { type: "number", id: `ft-t${i}`, value: x, step: 0.1, min: 0, max: 3,
+    "t-aria-label": "w1.ft.temp_aria", targs: { n: i + 1 } }));
+  const seed = el("input", { type: "number", id: "ft-seed", value: 7, "t-aria-label": "w1.seed" });
+  const run = el("button", { id: "ft-run", t: "w1.ft.run" });
+  const reroll = el("button", { class: "secondary", id: "ft-reroll", t: "w1.ft.reroll" });
   const cols = el("div", { class: "columns four", id: "ft-cols" });
   const status = el("div", { class: "status", role: "status" });
-  root.append(el("h3", { text: "Four temperatures, one seed" }),
-    el("div", { class: "controls" }, el("label", {}, "prompt ", prompt)),
-    el("div", { class: "controls" }, "temperatures ", ...temps.map((t) => el("span", { class: "num-wrap" }, t)),
-      el("label", {}, "seed ", seed), reroll, run), cols, status);
+  root.append(el("h3", { t: "w1.ft.title" }),
+    el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.ft.prompt" }), " ", prompt)),
+    el("div", { class: "controls" }, el("span", { t: "w1.ft.temps" }), " ", ...temps.map((x) => el("span", { class: "num-wrap" }, x)),
+      el("label", {}, el("span", { t: "w1.seed" }), " ", seed), reroll, run), cols, status);
 
   const fields = { prompt, seed, ...Object.fromEntries(temps.map((t, i) => [`temps.${i}`, t])) };
   const once = serial([run, reroll], status, fields);
@@ -32,15 +33,16 @@ export function mountFourTemps(root) {
 
   async function body() {
     // every box is checked and keeps its own message: a bad first column is not hidden by a good fourth
-    const ts = temps.map((t, i) => readNumber(t, { label: `column ${i + 1}`, min: 0, max: 3 }));
-    const sd = readNumber(seed, { label: "seed", min: 0, max: 2 ** 32 - 1, integer: true });
+    const ts = temps.map((x, i) => readNumber(x, { label: () => t("w1.ft.column", { n: i + 1 }), min: 0, max: 3 }));
+    const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true });
     if (ts.includes(null) || sd == null) return;
     clearErrors({ prompt });
     const r = await call("ch1_four", { prompt: prompt.value, temps: ts, seed: sd, n: 40 });
     cols.replaceChildren(...r.columns.map((c, ci) => el("div", { class: "col", id: `ft-col-${ci}` },
-      el("div", { class: "col-head" }, `T = ${c.temperature}`, el("span", { class: "hint", text: ` surprise ${fmt(c.surprise, 2)} nats/token` })),
+      el("div", { class: "col-head" }, el("span", { t: "w1.ft.col_t", targs: { t: c.temperature } }), " ",
+        el("span", { class: "hint", t: "w1.ft.surprise", targs: { s: { value: c.surprise, fixed: 2 } } })),
       el("div", { class: "gen-text" }, el("span", { class: "prompt-text", text: prompt.value }),
-        ...c.texts.map((t, i) => tokenSpan(t, c.probs[i], null, null))))));
+        ...c.texts.map((x, i) => tokenSpan(x, c.probs[i], null, null))))));
     cols.dataset.text = JSON.stringify(r.columns.map((c) => c.texts.join("")));
     setLive(liveKeys(r.columns));
   }
@@ -56,14 +58,14 @@ export function liveKeys(columns) {
   const cs = [...columns].sort((a, b) => a.temperature - b.temperature);
   const cold = cs[0].tokens, out = {};
   cs.forEach((c, i) => {
-    out[`four.t${i}`] = String(c.temperature);
+    out[`four.t${i}`] = c.temperature;
     out[`four.s${i}`] = c.surprise;
     if (!i) return;
     const n = Math.min(c.tokens.length, cold.length);
     let j = 0;
     while (j < n && c.tokens[j] === cold[j]) j++;
     const same = j === n && c.tokens.length === cold.length;
-    out[`four.split${i}`] = same ? "no token in this run" : `token ${j + 1}`;
+    out[`four.split${i}`] = same ? { key: "w1.ft.split_none" } : { key: "w1.ft.split_at", args: { n: j + 1 } };
   });
   return out;
 }

@@ -3,7 +3,8 @@
 // printed in the prose, read from the page, so the two cannot differ). Each runs its starter once
 // by itself when first seen; code the reader changed runs only when they press Run.
 import { call } from "../engine.js";
-import { el, serial, fieldError, whenSeen } from "../ui.js";
+import { el, serial, fieldError, whenSeen, setStatus } from "../ui.js";
+import { t } from "../i18n.js";
 
 const STARTER = `# Eight made-up scores (logits) and what temperature, top-k and top-p do to them.
 import math, random
@@ -44,30 +45,30 @@ for T, k, tp in [(0.5, 0, 1.0), (1.0, 0, 1.0), (2.0, 0, 1.0), (1.0, 3, 1.0), (1.
     print("  10,000 draws:", " ".join(f"{a}={c}" for a, c in zip(words, counts)))
 `;
 
-// opts: id (prefix of the element ids), starter (the code it starts with), title
-export function mountPythonCell(root, { id = "pc", starter = STARTER, title = "Try it in Python" } = {}) {
+// opts: id (prefix of the element ids), starter (the code it starts with), title (a text key).
+// The code and what it prints are Python's own (never translated); the words around them are keys.
+export function mountPythonCell(root, { id = "pc", starter = STARTER, title = "w1.pc.title" } = {}) {
   const code = el("textarea", { id: `${id}-code`, rows: 16, cols: 80, spellcheck: "false", class: "code",
-    "aria-label": `Python code: ${title}` });
+    "t-aria-label": "w1.pc.code_aria", targs: { title: { key: title } } });
   code.value = starter;
-  const run = el("button", { id: `${id}-run`, text: "Run" });
+  const run = el("button", { id: `${id}-run`, t: "w1.pc.run" });
   const out = el("pre", { class: "cell-out", id: `${id}-out`, role: "status" });
-  const restore = el("button", { class: "secondary", id: `${id}-starter`, text: "Back to the starter code",
+  const restore = el("button", { class: "secondary", id: `${id}-starter`, t: "w1.pc.starter",
     onclick: () => { code.value = starter; code.dispatchEvent(new Event("input")); } });
-  root.append(el("h3", { text: title }), code,
-    el("div", { class: "controls" }, run, restore,
-      el("span", { class: "hint", text: "An endless loop is fine: after two seconds a Stop button appears." })), out);
+  root.append(el("h3", { t: title }), code,
+    el("div", { class: "controls" }, run, restore, el("span", { class: "hint", t: "w1.pc.hint" })), out);
   const once = serial([run], out, { code });
   const go = () => once(async () => {
     fieldError(code, "");
-    out.textContent = "running…";
-    out.classList.remove("error");
+    setStatus(out, () => t("w1.pc.running"));
     try {
       const r = await call("run_cell", { code: code.value });
-      out.textContent = r.output || "(no output)";
-      out.classList.toggle("error", !r.ok);
+      // what the code printed, as it is; our words (no output, the cut) follow the language
+      const cut = r.cut ? () => `${r.output}\n${t("w1.pc.cut", { n: r.cut })}` : r.output;
+      setStatus(out, r.output ? cut : () => t("w1.pc.no_output"), !r.ok);
       out.dataset.ms = r.ms.toFixed(1);
     } catch (e) {
-      if (e.type === "Stopped") { out.textContent = "Stopped. Your code is still in the cell."; out.classList.add("error"); return; }
+      if (e.type === "Stopped") { setStatus(out, () => t("w1.pc.stopped"), true); return; }
       throw e;
     }
   });

@@ -3,41 +3,43 @@
 // The prose's numbers follow the panel: its next draw (rng.* keys) on every update, and the
 // prompt's numbers (ch1_prose) when the prompt or the drawn tokens change.
 import { call, on } from "../engine.js";
-import { el, fmt, fmtPct, fieldError, serial, sliderRow, showError as routeError, readNumber, tokenLabel, setStatus,
-  latest, END_TEXT } from "../ui.js";
+import { el, fmt, fmtPct, fmtCount, fieldError, serial, sliderRow, showError as routeError, readNumber, tokenLabel,
+  setStatus, latest, END_TEXT } from "../ui.js";
+import { apply as applyText, onLang, t } from "../i18n.js";
 import { remember } from "../persist.js";
 import { rankPlot } from "../rankplot.js";
 import { setLive } from "../ch1-live.js";
 import { tokenSpan, showTokenPopover } from "./tokens.js";
 
-// Each control: [field, label, min, max, step, default, help]
+// Each control: [field, label, min, max, step, default, help]; label and help are text keys
 const CONTROLS = [
-  ["temperature", "temperature", 0, 2, 0.05, 0.8, "0 = always the top token"],
-  ["top_k", "top-k", 0, 100, 1, 0, "0 = off"],
-  ["top_p", "top-p", 0.05, 1, 0.01, 0.95, "1 = off"],
-  ["min_p", "min-p", 0, 0.5, 0.01, 0, "0 = off"],
-  ["repetition_penalty", "repetition penalty", 1, 2, 0.05, 1, "1 = off; last 64 tokens"],
+  ["temperature", "w1.sp.temperature", 0, 2, 0.05, 0.8, "w1.sp.temperature_hint"],
+  ["top_k", "w1.sp.top_k", 0, 100, 1, 0, "w1.sp.top_k_hint"],
+  ["top_p", "w1.sp.top_p", 0.05, 1, 0.01, 0.95, "w1.sp.top_p_hint"],
+  ["min_p", "w1.sp.min_p", 0, 0.5, 0.01, 0, "w1.sp.min_p_hint"],
+  ["repetition_penalty", "w1.sp.penalty", 1, 2, 0.05, 1, "w1.sp.penalty_hint"],
 ];
 
 export function mountSamplerPanel(root) {
   const state = { drawn: [], drawnInfo: [], seed: 1234, latency: [] };
-  const prompt = el("textarea", { id: "sp-prompt", rows: 2, cols: 60, maxlength: 2000, "aria-label": "prompt",
-    placeholder: "waiting for the engine…" });
+  const prompt = el("textarea", { id: "sp-prompt", rows: 2, cols: 60, maxlength: 2000, "t-aria-label": "w1.sp.prompt_aria",
+    "t-placeholder": "ui.waiting" });
   // the openings are Python's list (ch1.OPENINGS, sent with the ready message), so the prose's
   // numbers at "the bird opening" and the panel's buttons cannot disagree
-  const presets = el("div", { class: "controls", id: "sp-presets" }, "Openings: ");
+  const openingsLabel = () => el("span", { t: "w1.sp.openings" });
+  const presets = el("div", { class: "controls", id: "sp-presets" }, openingsLabel(), " ");
   on("ready", (info) => {
     const openings = info.openings || [];
-    presets.replaceChildren("Openings: ", ...openings.map((p, i) => el("button", { class: "secondary", id: `sp-preset-${i}`,
-      text: p.split(" ").slice(0, 4).join(" ") + "…", "aria-label": `opening: ${p}`,
+    // the openings are the model's English (never translated); their aria-label says what they are
+    presets.replaceChildren(openingsLabel(), " ", ...openings.map((p, i) => el("button", { class: "secondary", id: `sp-preset-${i}`,
+      text: p.split(" ").slice(0, 4).join(" ") + "…", "t-aria-label": "w1.sp.opening_aria", targs: { p },
       onclick: () => { prompt.value = p; remember(prompt); changed(); } })));
     if (!prompt.value && openings.length) prompt.value = openings[0];
-    prompt.placeholder = "type a prompt";
+    prompt.dataset.tPlaceholder = "w1.sp.type_prompt";
+    applyText(prompt);
   });
-  const english = el("p", { class: "hint", id: "ch1-english" }, "This model knows only English. After the Russian opening “",
-    el("span", { class: "live", "data-live": "ch1.english.prompt" }, "…"), "” it spreads its bet over ",
-    el("span", { class: "live", "data-live": "ch1.english.eff_cyr" }, "…"),
-    " effective choices, almost all of them junk word pieces, where an English opening gives a handful.");
+  // its two numbers are live spans (ch1-live.js fills them, again after a language switch)
+  const english = el("p", { class: "hint", id: "ch1-english", t: "w1.sp.english" });
   const inputs = {};
   const grid = el("div", { class: "slider-grid" });
   for (const [field, label, min, max, step, def, help] of CONTROLS) {
@@ -47,38 +49,36 @@ export function mountSamplerPanel(root) {
   }
   const tempLast = el("input", { type: "checkbox", id: "sp-temp-last" });
   tempLast.addEventListener("change", () => update());
-  const seed = el("input", { type: "number", id: "sp-seed", value: state.seed, "aria-label": "seed" });
-  const reroll = el("button", { class: "secondary", id: "sp-reroll", text: "new seed",
+  const seed = el("input", { type: "number", id: "sp-seed", value: state.seed, "t-aria-label": "w1.seed" });
+  const reroll = el("button", { class: "secondary", id: "sp-reroll", t: "w1.new_seed",
     onclick: () => { seed.value = Math.floor(Math.random() * 2 ** 32); remember(seed); fieldError(seed, ""); update(); } });
   seed.addEventListener("input", () => update()); // the next draw (and the prose's u) follow the seed
-  const drawOne = el("button", { id: "sp-draw1", text: "Draw one token" });
-  const drawTen = el("button", { id: "sp-draw10", text: "Draw ten" });
-  const undo = el("button", { class: "secondary", id: "sp-undo", text: "Undo" });
-  const reset = el("button", { class: "secondary", id: "sp-clear", text: "Clear draws" });
+  const drawOne = el("button", { id: "sp-draw1", t: "w1.sp.draw1" });
+  const drawTen = el("button", { id: "sp-draw10", t: "w1.sp.draw10" });
+  const undo = el("button", { class: "secondary", id: "sp-undo", t: "w1.sp.undo" });
+  const reset = el("button", { class: "secondary", id: "sp-clear", t: "w1.sp.clear" });
   const readout = el("div", { class: "readout stats-row", id: "sp-readout" });
   const bars = el("div", { class: "bars", id: "sp-bars" });
   const text = el("div", { class: "gen-text", id: "sp-text" });
   const status = el("div", { class: "status", id: "sp-status" });
-  const endNote = el("p", { class: "hint", id: "sp-end-note", hidden: true,
-    text: "The model chose the end token: the story is over, and drawing stopped there. Draw again to go on " +
-      "anyway; the model then starts a new story." });
+  const endNote = el("p", { class: "hint", id: "sp-end-note", hidden: true, t: "w1.sp.end_note" });
   const cumulative = el("input", { type: "checkbox", id: "sp-cumulative" });
   const canvas = el("canvas", { id: "sp-rank", style: { display: "block", width: "100%", height: "100%" }, role: "img",
-    "aria-label": "probability of every token by rank, log-log" });
+    "t-aria-label": "w1.sp.plot_aria" });
   const latency = el("div", { class: "hint", id: "sp-latency" });
 
   root.append(
-    el("h3", { text: "The sampler's control panel" }),
-    el("label", { class: "block" }, "Prompt", prompt), english, presets, grid,
-    el("div", { class: "controls" }, el("label", {}, tempLast, " apply temperature last (llama.cpp's order)"),
-      el("label", {}, "seed ", seed), reroll),
+    el("h3", { t: "w1.sp.title" }),
+    el("label", { class: "block" }, el("span", { t: "w1.sp.prompt" }), prompt), english, presets, grid,
+    el("div", { class: "controls" }, el("label", {}, tempLast, " ", el("span", { t: "w1.sp.temp_last" })),
+      el("label", {}, el("span", { t: "w1.seed" }), " ", seed), reroll),
     readout, bars,
-    el("div", { class: "controls" }, el("label", {}, cumulative, " cumulative (with the top-p and top-k lines)")),
+    el("div", { class: "controls" }, el("label", {}, cumulative, " ", el("span", { t: "w1.sp.cumulative" }))),
     el("div", { class: "chart-box" }, canvas),
     el("div", { class: "controls" }, drawOne, drawTen, undo, reset),
     text, endNote, status, latency,
   );
-  const chart = rankPlot(canvas, { xTitle: "rank", yTitle: "probability" });
+  const chart = rankPlot(canvas, { xTitle: "w1.sp.plot_x", yTitle: "w1.sp.plot_y" });
 
   function settings() {
     const s = {};
@@ -87,8 +87,8 @@ export function mountSamplerPanel(root) {
       const raw = inputs[field].value.trim();
       const v = Number(raw);
       let msg = "";
-      if (raw === "" || !Number.isFinite(v)) msg = `${label} needs a number`;
-      else if (v < min || v > max) msg = `${label}: use ${min} to ${max} here`;
+      if (raw === "" || !Number.isFinite(v)) msg = () => t("w1.sp.needs_number", { label: { key: label } });
+      else if (v < min || v > max) msg = () => t("w1.sp.range", { label: { key: label }, min, max });
       fieldError(inputs[field], msg);
       if (msg) ok = false;
       s[field] = field === "top_k" ? Math.round(v) : v;
@@ -106,7 +106,7 @@ export function mountSamplerPanel(root) {
     const t0 = performance.now();
     try {
       // a bad seed box shows its message and leaves the rest of the panel working
-      const sd = seed.value.trim() === "" ? null : readNumber(seed, { label: "seed", min: 0, max: 2 ** 32 - 1, integer: true });
+      const sd = seed.value.trim() === "" ? null : readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true });
       const args = { prompt: prompt.value, settings: s, extra: state.drawn };
       if (sd != null) args.seed = sd;
       const v = await call("ch1_view", args);
@@ -116,7 +116,8 @@ export function mountSamplerPanel(root) {
       refreshProse(args.prompt, args.extra);
       const dt = performance.now() - t0;
       state.latency.push(dt);
-      latency.textContent = `updated ${dt.toFixed(1)} ms after the change (Python ${v.ms.toFixed(1)} ms)`;
+      const ms = v.ms;
+      setStatus(latency, () => t("w1.sp.latency", { ms: { value: dt, fixed: 1 }, py: { value: ms, fixed: 1 } }));
       root.dataset.latency = dt.toFixed(2);
       setStatus(status, "");
     } catch (e) {
@@ -134,7 +135,12 @@ export function mountSamplerPanel(root) {
   const fields = { ...inputs, prompt, seed, temperature_last: tempLast };
   function showError(e) { routeError(e, fields, status); }
 
-  function render(v, s) {
+  // The last result, drawn again in the new language after a switch (no call to the engine).
+  let shown = null;
+  onLang(() => { if (shown) render(...shown, false); });
+
+  function render(v, s, withText = true) {
+    shown = [v, s];
     // The plot goes first: it measures its box, and doing that before the bars and
     // readouts change spares the browser a full layout of the page in the middle of our update.
     // the cumulative curve is the mass top-p measures: after top-k it is rescaled and ends at rank k
@@ -142,23 +148,24 @@ export function mountSamplerPanel(root) {
     const pts = pl.rank.slice(0, ys.length).map((x, i) => ({ x, y: ys[i] }));
     const lines = [];
     if (cumulative.checked) {
-      if (s.top_p < 1) lines.push({ y: s.top_p, label: `p = ${s.top_p}` });
-      if (s.top_k > 0) lines.push({ x: s.top_k, label: `k = ${s.top_k}` });
+      if (s.top_p < 1) lines.push({ y: s.top_p, label: t("w1.sp.line_p", { p: s.top_p }) });
+      if (s.top_k > 0) lines.push({ x: s.top_k, label: t("w1.sp.line_k", { k: s.top_k }) });
     }
-    chart.set([{ label: "all tokens", points: pts, color: "#9aa3ad" },
-               { label: `kept by the filters (${v.survivors})`, points: pts.filter((p) => p.x <= v.survivors), color: "#2f6fb3", width: 3 }], lines);
+    chart.set([{ label: t("w1.sp.all_tokens"), points: pts, color: "#9aa3ad" },
+               { label: t("w1.sp.kept", { n: v.survivors }), points: pts.filter((p) => p.x <= v.survivors), color: "#2f6fb3", width: 3 }], lines);
     readout.replaceChildren(
-      stat("effective choices e^H", fmt(v.eff, 1), "sp-eff"),
-      stat("before the filters", fmt(v.eff_full, 1), "sp-eff-full"),
-      stat("tokens left", v.survivors.toLocaleString(), "sp-survivors"),
-      stat("mass cut away", fmtPct(v.cut_mass), "sp-cut"),
-      stat("entropy", fmt(v.entropy, 2) + " nats", "sp-entropy"),
+      stat("w1.sp.eff", fmt(v.eff, 1), "sp-eff"),
+      stat("w1.sp.eff_full", fmt(v.eff_full, 1), "sp-eff-full"),
+      stat("w1.sp.survivors", fmtCount(v.survivors), "sp-survivors"),
+      stat("w1.sp.cut", fmtPct(v.cut_mass), "sp-cut"),
+      stat("w1.sp.entropy", t("w1.sp.nats", { n: { num: Number(v.entropy.toFixed(2)), text: fmt(v.entropy, 2) } }), "sp-entropy"),
     );
-    const max = Math.max(...v.top.map((t) => t.p), v.tail.p, 1e-9);
-    bars.replaceChildren(...v.top.map((t) => barRow(t.text, t.p, t.q, t.kept, max)),
-      barRow(`the other ${(v.vocab - v.top.length).toLocaleString()}`, v.tail.p, v.tail.q, v.tail.q > 0, max, true));
-    bars.dataset.top = v.top.map((t) => t.id).join(",");
-    renderText();
+    const max = Math.max(...v.top.map((x) => x.p), v.tail.p, 1e-9);
+    bars.replaceChildren(...v.top.map((x) => barRow(x.text, x.p, x.q, x.kept, max)),
+      barRow(t("w1.sp.tail", { n: v.vocab - v.top.length }), v.tail.p, v.tail.q, v.tail.q > 0, max, true));
+    bars.dataset.top = v.top.map((x) => x.id).join(",");
+    // the drawn tokens relabel themselves on a switch (tokens.js); an open popover stays open
+    if (withText) renderText();
   }
 
   function renderText() {
@@ -192,7 +199,7 @@ export function mountSamplerPanel(root) {
   function draw(n) {
     return once(async () => {
       const s = settings();
-      const sd = readNumber(seed, { label: "seed", min: 0, max: 2 ** 32 - 1, integer: true });
+      const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true });
       if (!s || sd == null) return;
       const mine = edits;
       // one stream per text: the draw goes on past the numbers the drawn tokens used, so ten
@@ -200,9 +207,9 @@ export function mountSamplerPanel(root) {
       const r = await call("ch1_draw", { prompt: prompt.value, settings: s, seed: sd, n, extra: state.drawn,
         stop_at_end: true });
       if (mine !== edits) return;
-      r.tokens.forEach((t, i) => {
-        state.drawn.push(t);
-        state.drawnInfo.push({ text: r.texts[i], p: r.steps[i].p, top: r.steps[i].top, id: t, survivors: r.steps[i].survivors });
+      r.tokens.forEach((tok, i) => {
+        state.drawn.push(tok);
+        state.drawnInfo.push({ text: r.texts[i], p: r.steps[i].p, top: r.steps[i].top, id: tok, survivors: r.steps[i].survivors });
       });
       await update();
     });
@@ -214,9 +221,9 @@ export function mountSamplerPanel(root) {
   reset.onclick = changed;
   prompt.addEventListener("input", changed);
   cumulative.addEventListener("change", () => update());
-  // the prose says where the panel starts
+  // the prose says where the panel starts (numbers: the language writes them, 0,8 in ru)
   setLive(Object.fromEntries(CONTROLS.filter(([f]) => f === "temperature" || f === "top_p")
-    .map(([f, , , , , def]) => [f === "temperature" ? "panel.default_T" : "panel.default_top_p", String(def)])));
+    .map(([f, , , , , def]) => [f === "temperature" ? "panel.default_T" : "panel.default_top_p", def])));
   // the playground writes with the panel's prompt and settings, read when it writes
   function current() {
     const s = settings();
@@ -226,7 +233,7 @@ export function mountSamplerPanel(root) {
 }
 
 function stat(label, value, id) {
-  return el("span", { class: "stat" }, el("span", { class: "stat-label", text: label }), el("b", { id, text: value }));
+  return el("span", { class: "stat" }, el("span", { class: "stat-label", t: label }), el("b", { id, text: value }));
 }
 
 function barRow(label, p, q, kept, max, tail = false) {
