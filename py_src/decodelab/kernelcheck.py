@@ -59,11 +59,11 @@ def timed_us(run, budget_s: float = TIME_BUDGET_S, max_calls: int = MAX_CALLS) -
 
 
 def run_check(kernel, rows: int, cols: int, seed: int = 1) -> dict:
-    for v, name, hi in ((rows, "rows", 8192), (cols, "columns", 4096)):
+    for v, field, hi in ((rows, "rows", 8192), (cols, "cols", 4096)):
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
-            raise InputError(f"{name} must be a whole number from 1 to {hi}", "rows" if name == "rows" else "cols")
+            raise InputError(f"kc_{field}", field, hi=hi)
     if rows * cols > MAX_MACS:
-        raise InputError(f"rows × columns must be at most {MAX_MACS:,} (this is {rows * cols:,})", "rows")
+        raise InputError("kc_macs", "rows", most=MAX_MACS, macs=rows * cols)
     mark = kernel.mark()
     try:
         q, s, x = seeded_problem(rows, cols, seed)
