@@ -115,7 +115,8 @@ function shown(key, v) {
   if (typeof v === "function") return v();
   if (v && typeof v === "object" && typeof v.key === "string") return t(v.key, v.args || {});
   const kind = KIND[key];
-  return typeof v === "string" || !kind ? String(v) : f2[kind](v);
+  if (typeof v === "string") return v;
+  return kind ? f2[kind](v) : plain(v);
 }
 
 function render(values) {
