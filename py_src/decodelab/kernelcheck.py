@@ -59,9 +59,13 @@ def timed_us(run, budget_s: float = TIME_BUDGET_S, max_calls: int = MAX_CALLS) -
 
 
 def run_check(kernel, rows: int, cols: int, seed: int = 1) -> dict:
-    for v, field, hi in ((rows, "rows", 8192), (cols, "cols", 4096)):
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
-            raise InputError(f"kc_{field}", field, hi=hi)
+    def whole_in(v, hi: int) -> bool:
+        return not isinstance(v, bool) and isinstance(v, int) and 1 <= v <= hi
+
+    if not whole_in(rows, 8192):
+        raise InputError("kc_rows", "rows", hi=8192)
+    if not whole_in(cols, 4096):
+        raise InputError("kc_cols", "cols", hi=4096)
     if rows * cols > MAX_MACS:
         raise InputError("kc_macs", "rows", most=MAX_MACS, macs=rows * cols)
     mark = kernel.mark()

@@ -18,7 +18,9 @@ export function mountSpeed(root) {
   on("optional", (m) => {
     if (m.what === "speed") {
       run.disabled = true;
-      setStatus(out, () => t("w2.speed.unavailable", { why: m.message }));
+      // the worker's reason as a message key where it gives one, else its words
+      const why = m.key ? { key: `err.${m.key}`, args: m.args || {} } : m.message;
+      setStatus(out, () => t("w2.speed.unavailable", { why }));
     }
   });
   const gmacs = (r) => r.macs / (r.kernel_ms * 1e6);
