@@ -68,11 +68,11 @@ def ch2_kv_race(prompt: str, n: int = 30) -> dict:
     and after the uncached one and its time is the mean of the two, so drift in the machine's
     speed falls on both lanes alike."""
     e = session().engine()
-    check_count(n, 1, 200, "n", "generate 1 to 200 tokens")
+    check_count(n, 1, 200, "n", "ch2_kv_n_range")
     prompt_ids = encode_prompt(e, prompt)
     P = 1 + len(prompt_ids)  # the beginning-of-text token, then the prompt
     if P + n > e.context:
-        raise InputError("prompt plus new tokens must fit in the context", "n")
+        raise InputError("ch2_kv_context", "n")
 
     def run(cached: bool, count: int = n) -> dict:
         t0 = time.perf_counter()
@@ -98,9 +98,9 @@ def ch2_kv_race(prompt: str, n: int = 30) -> dict:
 @endpoint
 def ch2_outliers(rows: int, cols: int, outlier: float, bits: int = 8) -> dict:
     if not (isinstance(rows, int) and 1 <= rows <= 256 and isinstance(cols, int) and 4 <= cols <= 1024):
-        raise InputError("rows 1-256 and columns 4-1024", "shape")
+        raise InputError("ch2_outliers_shape", "shape")
     if not isinstance(outlier, (int, float)) or not 0 < abs(outlier) <= 1e6:
-        raise InputError("the outlier must be a nonzero number up to 1,000,000", "outlier")
+        raise InputError("ch2_outlier_size", "outlier", most=1_000_000)
     return quant.planted_outlier_errors(rows, cols, float(outlier), bits)
 
 
@@ -108,7 +108,7 @@ def surprise_of(e, text: str) -> dict:
     """Mean -ln p of the text's tokens under the model (each predicted from the ones before it)."""
     ids = e.tokenizer.encode(check_text(text, "text"))
     if not ids:
-        raise InputError("paste some text to measure", "text")
+        raise InputError("ch2_measure_empty", "text")
     ids = ids[:e.context - 1]
     e.reset()
     lps = [S.token_logprob(e.logit_source(), ids[0])]
@@ -154,7 +154,7 @@ def ch2_lend(on: bool) -> dict:
     """Lend the bit-depth widget's model to chapter 1's playground (on), or give the playground the
     shipped model back (off). Only the playground changes; every other widget keeps the main model."""
     if not isinstance(on, bool):
-        raise InputError("on must be true or false", "on")
+        raise InputError("ch2_lend_on", "on")
     ss = session()
     ss.lend_bits = on
     bits, scheme = ss.playground_engine().quant
@@ -167,8 +167,8 @@ def ch2_speed(variant: str = "main", n: int = 96, warmup: int = 32) -> dict:
     where available), the scalar build, or the build whose matvec is plain JavaScript. A short
     untimed run first lets the browser's JIT compile the hot code of that kernel."""
     if variant not in SPEED_VARIANTS:
-        raise InputError("kernel must be main, scalar or jsmatvec", "variant")
-    check_count(n, 1, 400, "n", "time 1 to 400 tokens")
+        raise InputError("ch2_speed_variant", "variant")
+    check_count(n, 1, 400, "n", "ch2_speed_n_range")
     e = session().speed_engine(variant)
     ids = encode_prompt(e, "Once upon a time")
     if warmup:
@@ -185,19 +185,21 @@ def ch2_speed(variant: str = "main", n: int = 96, warmup: int = 32) -> dict:
 # the config, the bundle's matrices and scales, and the held-out figures the export wrote into the
 # model's metadata. No kernel call; tens of milliseconds.
 
-MATRIX_WORDS = {"wte": "the token embedding", "wpe": "the position embedding", "qkv": "query/key/value matrix",
-                "proj": "head-mixing matrix", "fc": "first feed-forward matrix", "fc2": "second feed-forward matrix"}
+MATRIX_KINDS = ("wte", "wpe", "qkv", "proj", "fc", "fc2")  # the page names each: text key w2.matrix.KIND
 CHEAP, THREAD, COLLAPSE = 0.01, 0.05, 1.0  # nats/token over float: "nothing measurable", "loses the thread", "collapsed"
 # |q| <= 63 of an 8-bit weight rounds to 0 at 2 bits with one scale per row (the row's largest is +-127)
 _ZERO_AT_2BITS = bytes(1 if min(i, 256 - i) <= 63 else 0 for i in range(256))
 
 
-def matrix_words(name: str) -> str:
-    """"h3.fc" -> "layer 4's first feed-forward matrix"."""
-    if name in MATRIX_WORDS:
-        return MATRIX_WORDS[name]
+def matrix_words(name: str) -> dict:
+    """"h3.fc" -> the text key of "layer 4's first feed-forward matrix" and its arguments (the page
+    writes it in the reader's language)."""
+    if name in MATRIX_KINDS:
+        return {"key": f"w2.matrix.{name}", "args": {}}
     layer, kind = name.split(".", 1)
-    return f"layer {int(layer[1:]) + 1}'s {MATRIX_WORDS[kind]}"
+    if kind not in MATRIX_KINDS:
+        return {"key": "w2.matrix.other", "args": {"name": name}}
+    return {"key": f"w2.matrix.{kind}", "args": {"layer": int(layer[1:]) + 1}}
 
 
 def heldout_summary(h: dict | None) -> dict | None:

@@ -59,11 +59,15 @@ def timed_us(run, budget_s: float = TIME_BUDGET_S, max_calls: int = MAX_CALLS) -
 
 
 def run_check(kernel, rows: int, cols: int, seed: int = 1) -> dict:
-    for v, name, hi in ((rows, "rows", 8192), (cols, "columns", 4096)):
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
-            raise InputError(f"{name} must be a whole number from 1 to {hi}", "rows" if name == "rows" else "cols")
+    def whole_in(v, hi: int) -> bool:
+        return not isinstance(v, bool) and isinstance(v, int) and 1 <= v <= hi
+
+    if not whole_in(rows, 8192):
+        raise InputError("kc_rows", "rows", hi=8192)
+    if not whole_in(cols, 4096):
+        raise InputError("kc_cols", "cols", hi=4096)
     if rows * cols > MAX_MACS:
-        raise InputError(f"rows × columns must be at most {MAX_MACS:,} (this is {rows * cols:,})", "rows")
+        raise InputError("kc_macs", "rows", most=MAX_MACS, macs=rows * cols)
     mark = kernel.mark()
     try:
         q, s, x = seeded_problem(rows, cols, seed)

@@ -3,35 +3,67 @@
 // held-out figures the export wrote into the model's metadata; once per engine) and each widget's
 // own run (the widgets call setLive2 with their keys). A key not known yet keeps its "…", a key its
 // source lacks shows "–"; no model number is ever typed into the HTML.
+// Every value is kept (window.__ch2) and written again after a language switch: the prose's HTML
+// is replaced then, and numbers and words are rendered in the new language (words are text keys:
+// {key, args}, or a function that renders them).
 import { call, on } from "./engine.js";
 import { CITED } from "./cited.js";
+import { t, fixed, plain, onLang, currentLang } from "./i18n.js";
 
 const bad = (x) => x == null || (typeof x === "number" && !Number.isFinite(x));
 
+// x with d significant digits, as toPrecision writes them (trailing zeros kept, an exponent past
+// d digits), in the reader's language
+export function sig(x, d) {
+  if (x === 0) return fixed(0, d - 1);
+  const [m, e] = x.toExponential(d - 1).split("e");
+  const ex = Number(e);
+  if (ex < -6 || ex >= d) return `${fixed(Number(m), d - 1)}e${e}`;
+  return fixed(x, d - 1 - ex);
+}
+// a whole number without grouping (a matrix shape: 1024 × 256)
+const wholeFormats = new Map();
+export function whole(x) {
+  const l = currentLang();
+  if (!wholeFormats.has(l)) wholeFormats.set(l, new Intl.NumberFormat(l, { useGrouping: false, maximumFractionDigits: 0 }));
+  return wholeFormats.get(l).format(x);
+}
+export const shape = (r, c) => t("w2.fmt.shape", { r: whole(r), c: whole(c) });
+// a number shown as `text`, its plural form chosen by `num`
+const counted = (num, text) => ({ num, text });
+const unit = (key, x, text) => t(key, { n: counted(x, text) });
+
 // ---- one format per kind ---------------------------------------------------------------------
 export const f2 = {
-  int: (x) => Math.round(x).toLocaleString("en"),
-  macs: (x) => (x >= 1e9 ? `${(x / 1e9).toPrecision(3)} billion` : x >= 1e6 ? `${(x / 1e6).toPrecision(3)} million`
-    : Math.round(x).toLocaleString("en")),
-  bytes: (x) => (x >= 2 ** 20 ? `${(x / 2 ** 20).toFixed(2)} MiB` : x >= 1024 ? `${(x / 1024).toFixed(1)} KiB` : `${x} bytes`),
-  times: (x) => `${x < 10 ? x.toPrecision(3) : x < 100 ? x.toFixed(1) : x.toFixed(0)} times`,
-  pct: (x) => { const p = 100 * x; return `${p >= 10 ? p.toFixed(0) : p >= 1 ? p.toFixed(1) : p.toPrecision(2)}%`; },
-  nats: (x) => x.toFixed(3),
-  dnats: (x) => `${x < 0 ? "\u2212" : "+"}${Math.abs(x) >= 0.01 ? Math.abs(x).toFixed(3) : Math.abs(x).toFixed(4)}`,
-  w: (x) => x.toPrecision(3),
+  int: (x) => fixed(Math.round(x), 0),
+  macs: (x) => (x >= 1e9 ? t("fmt.billion", { n: counted(x / 1e9, sig(x / 1e9, 3)) })
+    : x >= 1e6 ? t("fmt.million", { n: counted(x / 1e6, sig(x / 1e6, 3)) }) : fixed(Math.round(x), 0)),
+  bytes: (x) => (x >= 2 ** 20 ? unit("w2.unit.mib", x / 2 ** 20, fixed(x / 2 ** 20, 2))
+    : x >= 1024 ? unit("w2.unit.kib", x / 1024, fixed(x / 1024, 1)) : unit("w2.unit.bytes", x, fixed(x, 0))),
+  // "3.21 times" (ru "в 3,21 раза": the form follows the number as shown)
+  times: (x) => unit("w2.fmt.times", x < 100 ? x : Math.round(x), x < 10 ? sig(x, 3) : x < 100 ? fixed(x, 1) : fixed(x, 0)),
+  pct: (x) => { const p = 100 * x; return t("fmt.pct", { x: p >= 10 ? fixed(p, 0) : p >= 1 ? fixed(p, 1) : sig(p, 2) }); },
+  nats: (x) => fixed(x, 3),
+  dnats: (x) => `${x < 0 ? "\u2212" : "+"}${f2.nats_abs(x)}`,
+  nats_abs: (x) => (Math.abs(x) >= 0.01 ? fixed(Math.abs(x), 3) : fixed(Math.abs(x), 4)),
+  w: (x) => sig(x, 3),
   parts: (e) => {
-    if (e === 0) return "nothing at all (the same numbers)";
+    if (e === 0) return t("w2.fmt.parts_none");
     const n = 1 / e;
-    return n >= 1e6 ? `one part in ${(n / 1e6).toPrecision(3)} million` : `one part in ${Number(n.toPrecision(2)).toLocaleString("en")}`;
+    return n >= 1e6 ? t("w2.fmt.parts_million", { n: counted(n / 1e6, sig(n / 1e6, 3)) })
+      : t("w2.fmt.parts", { n: plain(Number(n.toPrecision(2))) });
   },
-  us: (t) => (t < 1000 ? `${t.toPrecision(3)} µs` : `${(t / 1000).toPrecision(3)} ms`),
-  g: (x) => x.toFixed(1),
-  tps: (x) => Math.round(x).toLocaleString("en"),
-  ms2: (x) => `${x.toPrecision(2)} ms`,
-  bits2: (x) => x.toFixed(2),
-  gib: (x) => (x >= 2 ** 30 ? `${Number((x / 2 ** 30).toPrecision(3))} GiB` : x >= 2 ** 20 ? `${Number((x / 2 ** 20).toPrecision(3))} MiB`
-    : `${Number((x / 1024).toPrecision(3))} KiB`),
-  words: (x) => ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][x] ?? x.toLocaleString("en"),
+  us: (x) => (x < 1000 ? unit("w2.unit.us", x, sig(x, 3)) : unit("w2.unit.ms", x / 1000, sig(x / 1000, 3))),
+  g: (x) => fixed(x, 1),
+  tps: (x) => fixed(Math.round(x), 0),
+  ms2: (x) => unit("w2.unit.ms", x, sig(x, 2)),
+  bits2: (x) => fixed(x, 2),
+  gib: (x) => {
+    const [v, k] = x >= 2 ** 30 ? [x / 2 ** 30, "w2.unit.gib"] : x >= 2 ** 20 ? [x / 2 ** 20, "w2.unit.mib"] : [x / 1024, "w2.unit.kib"];
+    const r = Number(v.toPrecision(3));
+    return unit(k, r, plain(r));
+  },
+  words: (x) => (Number.isInteger(x) && x >= 0 && x <= 10 ? t(`w2.num.${x}`) : fixed(x, 0)),
 };
 
 // the format of each key, without the "ch2." prefix (keys not listed print as they are: words)
@@ -76,37 +108,61 @@ const KIND = {
 const VALUES = {}; // every key's latest value (tests and the readouts read it: window.__ch2)
 window.__ch2 = VALUES;
 
-// values: {key: value}, keys without the "ch2." prefix; a string is shown as it is (words)
-export function setLive2(values) {
-  Object.assign(VALUES, values);
+// one value as the reader reads it: a number in its key's format, words by key ({key, args}) or
+// by a function rendering them, a string as it is (a token's text, the model's)
+function shown(key, v) {
+  if (bad(v)) return "–";
+  if (typeof v === "function") return v();
+  if (v && typeof v === "object" && typeof v.key === "string") return t(v.key, v.args || {});
+  const kind = KIND[key];
+  if (typeof v === "string") return v;
+  return kind ? f2[kind](v) : plain(v);
+}
+
+function render(values) {
   for (const node of document.querySelectorAll("#ch2 [data-live]")) {
     const key = node.dataset.live.replace(/^ch2\./, "");
-    if (!(key in values)) continue;
-    const v = values[key], kind = KIND[key];
-    node.textContent = bad(v) ? "–" : typeof v === "string" || !kind ? String(v) : f2[kind](v);
+    if (key in values) node.textContent = shown(key, values[key]);
   }
 }
 
+// values: {key: value}, keys without the "ch2." prefix, merged into the values kept so far
+export function setLive2(values) {
+  Object.assign(VALUES, values);
+  render(values);
+}
+
 // paragraphs that only make sense after a widget's result: data-only="kv-gain", data-after="speed",
-// data-needs="heldout"
+// data-needs="heldout" (kept, to hide them again in the new language's HTML)
+const SHOWN = new Map();
 export function showWhen(attr, value, shown) {
+  SHOWN.set(`${attr}=${value}`, [attr, value, shown]);
   for (const n of document.querySelectorAll(`#ch2 [${attr}="${value}"]`)) n.hidden = !shown;
 }
 
+// a language switch replaced the prose: every number and word again, and what is hidden
+onLang(() => {
+  for (const [attr, value, sh] of SHOWN.values()) showWhen(attr, value, sh);
+  render(VALUES);
+});
+
+// "8, 6 and 5" (numbers in a list, in the reader's words)
+export function numberList(ns) {
+  const s = ns.map((x) => fixed(x, 0));
+  return s.length === 1 ? s[0] : s.slice(0, -1).join(t("fmt.list_comma")) + t("fmt.list_and") + s[s.length - 1];
+}
 // "8, 6 and 5 bits" (the depths the export measured, from 8 down)
 export function depthList(bs) {
-  if (!bs || !bs.length) return "no depth";
-  const s = bs.map(String);
-  return (s.length === 1 ? s[0] : `${s.slice(0, -1).join(", ")} and ${s[s.length - 1]}`) + " bits";
+  if (!bs || !bs.length) return t("w2.bits.no_depth");
+  return t("w2.bits.depths", { list: numberList(bs), n: bs[bs.length - 1] });
 }
-const depth = (b) => (b == null ? "no depth down to 2 bits" : `${b} bits`);
+const depth = (b) => (b == null ? t("w2.bits.no_depth_to2") : t("w2.bits.n", { n: b }));
 
 function factsKeys(r) {
   const c = r.cfg, k = r.cost, kv = r.kv, q = r.q8, ex = q.example, b = r.bits, h = r.heldout;
-  const crossover = kv.crossover_tokens <= c.context
-    ? `it overtakes them after ${f2.int(kv.crossover_tokens)} tokens`
-    : `it would need ${f2.int(kv.crossover_tokens)} tokens to overtake them, more than the context holds`;
-  const vs = kv.cache_over_weights > 1 ? "larger than" : kv.cache_over_weights < 1 ? "smaller than" : "the same size as";
+  const crossover = { key: kv.crossover_tokens <= c.context ? "w2.live.crossover" : "w2.live.crossover_never",
+    args: { n: kv.crossover_tokens } };
+  const vs = { key: kv.cache_over_weights > 1 ? "w2.live.larger" : kv.cache_over_weights < 1 ? "w2.live.smaller" : "w2.live.same_size" };
   const out = {
     "cfg.n_layers": c.n_layers, "cfg.d_model": c.d_model, "cfg.n_heads": c.n_heads, "cfg.d_ff": c.d_ff,
     "cfg.vocab": c.vocab, "cfg.context": c.context, "cfg.kv_vectors_per_token": c.kv_vectors_per_token,
@@ -117,7 +173,7 @@ function factsKeys(r) {
     "kv.bytes_per_token": kv.bytes_per_token, "kv.bytes_full_context": kv.bytes_full_context,
     "kv.weights_bytes": kv.weights_bytes, "kv.cache_over_weights": kv.cache_over_weights, "kv.cache_vs_weights": vs,
     "kv.crossover_sentence": crossover,
-    "q8.example_name": ex.label, "q8.example_shape": `${ex.rows} × ${ex.cols}`, "q8.example_row_max": ex.row_max_median,
+    "q8.example_name": ex.label, "q8.example_shape": () => shape(ex.rows, ex.cols), "q8.example_row_max": ex.row_max_median,
     "q8.example_scale": ex.scale_median, "q8.example_bound": ex.scale_median / 2, "q8.example_float32_bytes": ex.f32,
     "q8.example_int8_bytes": ex.i8, "q8.example_scale_bytes": ex.scales, "q8.n_matrices": q.n_matrices,
     "q8.matrix_float32_bytes": q.matrix_float32_bytes, "q8.int8_bytes": q.int8_bytes, "q8.scale_bytes": q.scale_bytes,
@@ -136,7 +192,7 @@ function factsKeys(r) {
     "bits.heldout_stories": h ? h.stories : null, "bits.heldout_tokens": h ? h.tokens : null,
     "bits.heldout_float": h ? h.float_nats : null, "bits.heldout_int8_delta": h ? h.int8_delta : null,
     "bits.sweep_stories": h ? h.sweep_stories : null, "bits.sweep_float": h ? h.sweep_float_nats : null,
-    "bits.cheap_depths.row": h ? depthList(h.cheap.row) : null,
+    "bits.cheap_depths.row": h ? () => depthList(h.cheap.row) : null,
     "bits.thread_delta.row": h ? h.thread_delta.row : null, "bits.collapse_delta.row": h ? h.collapse_delta.row : null,
     "bits.heldout_delta.group32.3": d("group32", 3), "bits.heldout_delta.row.4": d("row", 4),
     "bits.heldout_delta.row.3": d("row", 3), "bits.heldout_delta.matrix.3": d("matrix", 3),
@@ -144,11 +200,10 @@ function factsKeys(r) {
   });
   const g3 = d("group32", 3), r4 = d("row", 4);
   out["bits.same_memory_verdict"] = g3 == null || r4 == null ? null : g3 < r4
-    ? "at the same memory, the group scales buy more quality"
-    : "at the same memory, this model does better spending the bits on the weights (4 bits, row scales) than on scales";
+    ? { key: "w2.bits.same_memory_groups" } : { key: "w2.bits.same_memory_row" };
   for (const sch of ["row", "matrix", "group32"]) {
-    out[`bits.thread_depth.${sch}`] = h ? depth(h.thread[sch]) : null;
-    out[`bits.collapse_depth.${sch}`] = h ? depth(h.collapse[sch]) : null;
+    out[`bits.thread_depth.${sch}`] = h ? () => depth(h.thread[sch]) : null;
+    out[`bits.collapse_depth.${sch}`] = h ? () => depth(h.collapse[sch]) : null;
   }
   return out;
 }
@@ -160,7 +215,7 @@ export function llamaKeys(m = CITED.llama2_7b) {
   const perConversation = perToken * m.context;
   return { "llama.layers": m.layers, "llama.width": m.width, "llama.bytes": m.bytesPerNumber,
     "llama.per_token": perToken, "llama.context": m.context, "llama.per_conversation": perConversation,
-    "llama.weights": `${m.weightsGB} GB`,
+    "llama.weights": () => t("w2.unit.gb", { n: m.weightsGB }),
     "llama.conversations": Math.floor((m.weightsGB * 1e9) / perConversation) + 1 };
 }
 

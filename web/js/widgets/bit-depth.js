@@ -3,25 +3,31 @@
 // same depth. Fills two rows when first seen (8 bits, and the depth where the held-out loss starts
 // to show), publishes the prose's ch2.bits.story_* keys, and can lend its copy to chapter 1's
 // playground (ch2_lend; the session keeps that state, the "decodelab:lend" event tells the page).
+// The readout and the table are drawn from the results kept, again after a language switch.
 import { call, on } from "../engine.js";
-import { el, fmt, serial, clearErrors, whenSeen, setStatus } from "../ui.js";
-import { setLive2, whenFacts, f2 } from "../ch2-live.js";
+import { el, fmt, serial, clearErrors, whenSeen, setStatus, setText } from "../ui.js";
+import { t, onLang } from "../i18n.js";
+import { setLive2, whenFacts, f2, numberList, whole } from "../ch2-live.js";
 
-const SCHEME_WORDS = { row: "one scale per row", matrix: "one per matrix", group32: "one per group of 32" };
-export const weightsWords = (bits, scheme) => `${bits} bits, ${SCHEME_WORDS[scheme] || scheme}`;
+const SCHEMES = ["row", "matrix", "group32"];
+const schemeKey = (scheme) => `w2.scheme.${scheme}`;
+const schemeWords = (scheme) => (SCHEMES.includes(scheme) ? t(schemeKey(scheme)) : scheme);
+// "3 bits, one scale per row" as a text key and its arguments (for setText, and for t)
+const weightsText = (bits, scheme) => ({ key: "w2.bd.weights", args: { bits, scheme: SCHEMES.includes(scheme) ? { key: schemeKey(scheme) } : scheme } });
+export const weightsWords = (bits, scheme) => { const w = weightsText(bits, scheme); return t(w.key, w.args); };
 
 // the paired difference from 8 bits over the story's tokens, in words
 export function storyVerdict(s) {
-  if (s.delta === 0 && s.delta_se === 0) return "the shipped weights";
-  if (Math.abs(s.delta) < 2 * s.delta_se) return "within the noise of the 8-bit figure";
-  return `${f2.dnats(Math.abs(s.delta)).slice(1)} nats per token ${s.delta > 0 ? "more" : "less"} than at 8 bits`;
+  if (s.delta === 0 && s.delta_se === 0) return t("w2.bd.verdict.shipped");
+  if (Math.abs(s.delta) < 2 * s.delta_se) return t("w2.bd.verdict.noise");
+  return t(s.delta > 0 ? "w2.bd.verdict.more" : "w2.bd.verdict.less", { d: f2.nats_abs(s.delta) });
 }
 
 // the reader's table in words, scheme by scheme: which depths sat within the noise of 8 bits,
 // where the story got measurably harder, where it collapsed (a nat per token or more)
 export function tableWords(results) {
   const parts = [];
-  for (const sch of ["row", "matrix", "group32"]) {
+  for (const sch of SCHEMES) {
     const by = new Map();
     for (const r of results) if (r.scheme === sch && r.bits !== 8) by.set(r.bits, r.story);
     if (!by.size) continue;
@@ -29,75 +35,93 @@ export function tableWords(results) {
     const noise = depths.filter((b) => Math.abs(by.get(b).delta) < 2 * by.get(b).delta_se);
     const worse = depths.find((b) => by.get(b).delta >= 2 * by.get(b).delta_se);
     const gone = depths.find((b) => by.get(b).delta >= 1);
-    const bits = (bs) => (bs.length === 1 ? `${bs[0]} bits` : `${bs.slice(0, -1).join(", ")} and ${bs[bs.length - 1]} bits`);
     const w = [];
-    if (noise.length) w.push(`${bits(noise)} within the noise of 8 bits`);
-    if (worse != null) w.push(`measurably worse at ${worse} bits (${f2.dnats(by.get(worse).delta)} nats per token)`);
-    if (gone != null) w.push(`collapsed at ${gone} bits (${f2.dnats(by.get(gone).delta)})`);
-    parts.push(`${SCHEME_WORDS[sch]}: ${w.join("; ")}`);
+    if (noise.length) w.push(t("w2.bd.tw.noise", { list: numberList(noise), n: noise[noise.length - 1] }));
+    if (worse != null) w.push(t("w2.bd.tw.worse", { n: worse, d: f2.dnats(by.get(worse).delta) }));
+    if (gone != null) w.push(t("w2.bd.tw.collapsed", { n: gone, d: f2.dnats(by.get(gone).delta) }));
+    parts.push(t("w2.bd.tw.scheme", { scheme: t(schemeKey(sch)), parts: w.join(t("w2.bd.tw.sep")) }));
   }
-  return parts.length ? parts.join(". ") + "." : "re-quantize to fewer bits to fill it in.";
+  return parts.length ? t("w2.bd.tw.all", { parts: parts.join(t("w2.bd.tw.scheme_sep")) }) : t("w2.bd.tw.empty");
 }
 
 export function mountBitDepth(root) {
-  const bits = el("input", { type: "range", id: "bd-bits", min: 2, max: 8, step: 1, value: 8, "aria-label": "bits per weight" });
+  const bits = el("input", { type: "range", id: "bd-bits", min: 2, max: 8, step: 1, value: 8, "t-aria-label": "w2.bd.bits_aria" });
   const bitsOut = el("output", { id: "bd-bits-out", text: "8" });
-  const scheme = el("select", { id: "bd-scheme", "aria-label": "how the scales are shared" }, ["row", "matrix", "group32"].map((s) =>
-    el("option", { value: s, text: SCHEME_WORDS[s] })));
-  const apply = el("button", { id: "bd-apply", text: "Re-quantize" });
-  const back = el("button", { class: "secondary", id: "bd-back", text: "Back to 8 bits" });
-  const lend = el("button", { class: "secondary", id: "bd-lend", text: "Lend this model to chapter 1's playground" });
-  const lendOut = el("p", { class: "hint", id: "bd-lend-out", role: "status",
-    text: "This widget re-quantizes its own copy of the model. Every other widget on the page keeps the shipped 8-bit model." });
+  const scheme = el("select", { id: "bd-scheme", "t-aria-label": "w2.bd.scheme_aria" }, SCHEMES.map((s) =>
+    el("option", { value: s, t: schemeKey(s) })));
+  const apply = el("button", { id: "bd-apply", t: "w2.bd.apply" });
+  const back = el("button", { class: "secondary", id: "bd-back", t: "w2.bd.back" });
+  const lend = el("button", { class: "secondary", id: "bd-lend", t: "w2.bd.lend" });
+  const lendOut = el("p", { class: "hint", id: "bd-lend-out", role: "status", t: "w2.bd.own_copy" });
   const pasted = el("textarea", { id: "bd-text", rows: 2, cols: 60, maxlength: 8000,
-    placeholder: "Paste any text to measure it too (optional, up to 8,000 characters)", "aria-label": "your own text to measure" });
+    "t-placeholder": "w2.bd.paste_placeholder", targs: { max: 8000 }, "t-aria-label": "w2.bd.paste_aria" });
   const out = el("div", { class: "readout", id: "bd-out", role: "status" });
-  const head = ["bits", "scales", "surprise on our story", "against 8 bits (± 2 SE)", "held out, against float", "on your text", "re-quantize ms"];
-  const table = el("table", { class: "data", id: "bd-table", tabindex: 0, "aria-label": "your comparisons" },
-    el("tr", {}, head.map((h) => el("th", { text: h }))));
+  const head = ["bits", "scales", "story", "vs8", "heldout", "pasted", "ms"];
+  const table = el("table", { class: "data", id: "bd-table", tabindex: 0, "t-aria-label": "w2.bd.table_aria" },
+    el("tr", {}, head.map((h) => el("th", { t: `w2.bd.h.${h}` }))));
   root.append(
-    el("div", { class: "controls" }, el("label", {}, "bits ", bits, bitsOut), scheme, apply, back), pasted, out,
-    el("p", { class: "hint", text: "Your comparisons (surprise in nats per token; the held-out column is the export's " +
-      "measurement on held-out stories, the same for every run):" }),
+    el("div", { class: "controls" }, el("label", {}, el("span", { t: "w2.bd.bits" }), " ", bits, bitsOut), scheme, apply, back), pasted, out,
+    el("p", { class: "hint", t: "w2.bd.table_hint" }),
     el("div", { class: "table-scroll" }, table), el("div", { class: "controls" }, lend), lendOut);
-  bits.addEventListener("input", () => { bitsOut.textContent = bits.value; });
+  const showBits = (v) => { bitsOut.textContent = whole(Number(v)); };
+  bits.addEventListener("input", () => showBits(bits.value));
   let current = { bits: 8, scheme: "row" }, lent = false;
   const results = []; // every run of this page, for the table's reading in words
+  const rows = []; // the table's rows: [tr, () => their cells' texts], written again in a new language
+  let shown = null; // the result in the readout
 
   function lendText() {
-    return lent ? `Lent: chapter 1's playground now writes with this copy (${weightsWords(current.bits, current.scheme)}). ` +
-      "Every other widget keeps the shipped 8-bit model; the playground's “back to 8 bits” ends the loan."
-      : "This widget re-quantizes its own copy of the model. Every other widget on the page keeps the shipped 8-bit model.";
+    if (lent) setText(lendOut, "w2.bd.lent", { weights: weightsText(current.bits, current.scheme) });
+    else setText(lendOut, "w2.bd.own_copy");
   }
   function setLent(v) {
     lent = v;
-    lend.textContent = lent ? "Give the playground the 8-bit model back" : "Lend this model to chapter 1's playground";
-    lendOut.textContent = lendText();
+    setText(lend, lent ? "w2.bd.give_back" : "w2.bd.lend");
+    lendText();
     lendOut.dataset.lent = String(lent);
   }
+
+  function addRow(cells, attrs = {}, after = null) {
+    const tr = el("tr", attrs, cells().map((v) => el("td", { text: v })));
+    rows.push([tr, cells]);
+    if (after) after.after(tr);
+    else table.append(tr);
+    return tr;
+  }
+  function drawOut(b, s, r) {
+    const res = t("w2.bd.result", { weights: weightsWords(b, s), surprise: fmt(r.story.surprise, 3), verdict: storyVerdict(r.story),
+      pasted: r.pasted ? t("w2.bd.result_pasted", { surprise: fmt(r.pasted.surprise, 3) }) : "", ms: fmt(r.requant_ms, 1) });
+    setStatus(out, ""); // a message shown before (the restart's) is over
+    out.replaceChildren(el("div", {}, res),
+      el("div", { class: "gen-text small" }, el("span", { class: "prompt-text", text: "Once upon a time, there was a" }), r.continuation));
+  }
+  onLang(() => {
+    for (const [tr, cells] of rows) cells().forEach((v, i) => { tr.cells[i].textContent = v; });
+    showBits(bits.value);
+    if (shown && !out.classList.contains("error")) drawOut(...shown);
+  });
 
   async function runWith(b, s) {
     clearErrors({ pasted });
     const r = await call("ch2_requant", { bits: b, scheme: s, text: pasted.value });
     current = { bits: b, scheme: s };
-    out.replaceChildren(el("div", {}, `${weightsWords(b, s)}: surprise on our story ${fmt(r.story.surprise, 3)} nats/token, ` +
-      `${storyVerdict(r.story)}` + (r.pasted ? `; on your text ${fmt(r.pasted.surprise, 3)}` : "") +
-      `; re-quantizing took ${fmt(r.requant_ms, 1)} ms.`),
-      el("div", { class: "gen-text small" }, el("span", { class: "prompt-text", text: "Once upon a time, there was a" }), r.continuation));
+    shown = [b, s, r];
+    drawOut(b, s, r);
     out.dataset.surprise = r.story.surprise;
-    const vs8 = r.story.delta === 0 && r.story.delta_se === 0 ? "–"
-      : `${f2.dnats(r.story.delta)} ± ${fmt(2 * r.story.delta_se, 3)} (${Math.abs(r.story.delta) < 2 * r.story.delta_se ? "noise" : "measurable"})`;
-    const held = r.heldout ? `${f2.nats(r.heldout.nats)} (${f2.dnats(r.heldout.delta)})` : "not measured";
-    table.append(el("tr", {}, [b, SCHEME_WORDS[s], fmt(r.story.surprise, 3), vs8, held, r.pasted ? fmt(r.pasted.surprise, 3) : "–",
-      fmt(r.requant_ms, 1)].map((v) => el("td", { text: String(v) }))));
-    if (lent) lendOut.textContent = lendText();
+    const vs8 = () => (r.story.delta === 0 && r.story.delta_se === 0 ? "–"
+      : t("w2.bd.vs8", { d: f2.dnats(r.story.delta), se: fmt(2 * r.story.delta_se, 3),
+        kind: t(Math.abs(r.story.delta) < 2 * r.story.delta_se ? "w2.bd.noise" : "w2.bd.measurable") }));
+    const held = () => (r.heldout ? t("w2.bd.heldout", { nats: f2.nats(r.heldout.nats), d: f2.dnats(r.heldout.delta) }) : t("w2.bd.not_measured"));
+    addRow(() => [whole(b), schemeWords(s), fmt(r.story.surprise, 3), vs8(), held(), r.pasted ? fmt(r.pasted.surprise, 3) : "–",
+      fmt(r.requant_ms, 1)]);
+    if (lent) lendText();
     results.push({ bits: b, scheme: s, story: r.story });
-    setLive2({ "bits.table_words": tableWords(results) });
+    setLive2({ "bits.table_words": () => tableWords(results) });
     return r;
   }
   const once = serial([apply, back, lend], out, { text: pasted, bits, scheme });
   apply.onclick = () => once(() => runWith(Number(bits.value), scheme.value));
-  back.onclick = () => once(() => { bits.value = 8; bitsOut.textContent = "8"; scheme.value = "row"; return runWith(8, "row"); });
+  back.onclick = () => once(() => { bits.value = 8; showBits(8); scheme.value = "row"; return runWith(8, "row"); });
   lend.onclick = () => once(async () => {
     const r = await call("ch2_lend", { on: !lent });
     setLent(r.lent);
@@ -111,20 +135,21 @@ export function mountBitDepth(root) {
     const h = f.heldout;
     // the float model's held-out figure, the baseline every row's held-out column is measured against
     if (h && !table.querySelector("#bd-float")) {
-      table.rows[0].after(el("tr", { id: "bd-float" }, ["float32", "(no scales)", "–", "–",
-        `${f2.nats(h.sweep_float_nats)} (baseline)`, "–", "–"].map((v) => el("td", { text: v }))));
+      addRow(() => ["float32", t("w2.bd.no_scales"), "–", "–", t("w2.bd.baseline", { nats: f2.nats(h.sweep_float_nats) }), "–", "–"],
+        { id: "bd-float" }, table.rows[0]);
     }
     if (table.rows.length > 2) return; // the reader was quicker
     const r8 = await runWith(8, "row");
     const low = (h && h.thread.row) || 4;
     const rl = await runWith(low, "row");
     setLive2({ "bits.story_8": r8.story.surprise, "bits.story_low": rl.story.surprise, "bits.story_low_bits": low,
-      "bits.story_low_verdict": storyVerdict(rl.story) });
-    bits.value = low; bitsOut.textContent = String(low); scheme.value = "row"; // the copy stays at the lower depth
+      "bits.story_low_verdict": () => storyVerdict(rl.story) });
+    bits.value = low; showBits(low); scheme.value = "row"; // the copy stays at the lower depth
   })));
   // a restarted engine has the shipped 8-bit weights again and no loan: say so, keep the table
   on("restarted", () => {
-    setStatus(out, "The engine restarted, so the model is back at its shipped 8 bits.");
+    shown = null;
+    setStatus(out, () => t("w2.bd.restarted"));
     current = { bits: 8, scheme: "row" };
     setLent(false);
   });

@@ -2,55 +2,66 @@
 // kernel, both paths, and reports the time per product (repeated until it can be measured) and the
 // error against a float64 reference computed in Python. Runs once when first seen, at the shape of
 // our model's first feed-forward matrix (d_ff x d), and publishes the prose's ch2.kc.* keys.
+// The readout is drawn from the last result, again after a language switch.
 import { call } from "../engine.js";
-import { el, fmt, serial, readNumber, whenSeen } from "../ui.js";
-import { setLive2, whenFacts, f2 } from "../ch2-live.js";
+import { el, fmt, serial, readNumber, whenSeen, setStatus } from "../ui.js";
+import { t, onLang } from "../i18n.js";
+import { setLive2, whenFacts, f2, shape } from "../ch2-live.js";
 
 const MAX_MACS = 4_194_304; // kernelcheck.MAX_MACS: Python checks it too and names the box
-const BUILD_WORDS = { kernel_relaxed: "relaxed-SIMD", kernel_simd: "SIMD", kernel_scalar: "scalar", kernel_jsmatvec: "scalar" };
+// the kernel's name (the same words as the start-up line's)
+const BUILD_KEYS = { kernel_relaxed: "boot.kernel.relaxed", kernel_simd: "boot.kernel.simd", kernel_scalar: "boot.kernel.scalar",
+  kernel_jsmatvec: "boot.kernel.scalar" };
 
-export function kernelName(file, simd) {
-  return `${BUILD_WORDS[String(file || "").replace(/\.wasm$/, "")] || (simd ? "SIMD" : "scalar")} kernel`;
+export function kernelKey(file, simd) {
+  return BUILD_KEYS[String(file || "").replace(/\.wasm$/, "")] || (simd ? "boot.kernel.simd" : "boot.kernel.scalar");
 }
+export const kernelName = (file, simd) => t(kernelKey(file, simd));
 
 export function mountKernelCheck(root) {
-  const rows = el("input", { type: "number", id: "kc-rows", value: 1024, min: 1, max: 8192, "aria-label": "rows" });
-  const cols = el("input", { type: "number", id: "kc-cols", value: 256, min: 1, max: 4096, "aria-label": "columns" });
-  const btn = el("button", { id: "kc-run", text: "Multiply" });
+  const rows = el("input", { type: "number", id: "kc-rows", value: 1024, min: 1, max: 8192, "t-aria-label": "w2.rows" });
+  const cols = el("input", { type: "number", id: "kc-cols", value: 256, min: 1, max: 4096, "t-aria-label": "w2.cols" });
+  const btn = el("button", { id: "kc-run", t: "w2.kc.run" });
   const out = el("div", { class: "readout", id: "kc-out", "aria-live": "polite" });
   root.append(
-    el("p", { class: "hint", text: "A seeded random int8 matrix times a random vector, computed by the kernel in this page, " +
-      `on both paths. Up to ${MAX_MACS.toLocaleString("en")} weights; each product is repeated until a batch lasts about 20 ms, and the fastest of four such batches is timed.` }),
-    el("div", { class: "controls" }, el("label", {}, "rows ", rows), el("label", {}, "columns ", cols), btn),
+    el("p", { class: "hint", t: "w2.kc.hint", targs: { max: MAX_MACS } }),
+    el("div", { class: "controls" }, el("label", {}, el("span", { t: "w2.rows" }), " ", rows),
+      el("label", {}, el("span", { t: "w2.cols" }), " ", cols), btn),
     out,
   );
+  let last = null; // the last result, drawn again in a new language
+
+  function draw({ r, c, res }) {
+    const hasRef = res.exact_rel_err != null;
+    const err = (e) => (hasRef ? t("w2.kc.err", { parts: f2.parts(e) }) : "");
+    const path = (key, p) => t(key, { us: f2.us(res[`${p}_us`]), g: f2.g(res[`${p}_gmacs`]), calls: res[`${p}_calls`],
+      err: err(res[`${p}_rel_err`]) });
+    setStatus(out, ""); // the "multiplying…" line is over
+    out.replaceChildren(
+      el("div", {}, t("w2.kc.head", { kernel: kernelName(res.kernel, res.simd), shape: shape(r, c), macs: r * c })),
+      el("div", { id: "kc-exact" }, path("w2.kc.exact", "exact")),
+      el("div", { id: "kc-fast" }, path("w2.kc.fast", "fast")),
+      el("div", { class: "hint" }, hasRef ? t("w2.kc.ref_note") : t("w2.kc.no_ref", { n: res.reference_macs })),
+      el("div", { class: "hint" }, t("w2.kc.first", { list: res.fast.slice(0, 4).map((v) => fmt(v, 4)).join(t("w2.kc.list_sep")) })),
+    );
+  }
+  onLang(() => { if (last && out.dataset.result && !out.classList.contains("error")) draw(last); });
+
   const once = serial([btn], out, { rows, cols });
   const check = () => once(async () => {
-    const r = readNumber(rows, { label: "rows", min: 1, max: 8192, integer: true });
-    const c = readNumber(cols, { label: "columns", min: 1, max: 4096, integer: true });
+    const r = readNumber(rows, { label: "w2.rows", min: 1, max: 8192, integer: true });
+    const c = readNumber(cols, { label: "w2.cols", min: 1, max: 4096, integer: true });
     if (r == null || c == null) return;
     delete out.dataset.result; // a result shown is the latest run's, never an earlier one's
-    out.textContent = `multiplying ${r} × ${c}…`;
+    setStatus(out, () => t("w2.kc.running", { shape: shape(r, c) }));
     const res = await call("kernel_check", { rows: r, cols: c, seed: 7 });
-    const macs = r * c, name = kernelName(res.kernel, res.simd);
     const hasRef = res.exact_rel_err != null;
-    const err = (e) => (hasRef ? `, error ${f2.parts(e)} of the largest output` : "");
-    out.replaceChildren(
-      el("div", {}, `${name}, ${r} × ${c} = ${macs.toLocaleString("en")} multiply-adds per product`),
-      el("div", { id: "kc-exact" }, `exact path (x kept as floats): ${f2.us(res.exact_us)} per product, ` +
-        `${f2.g(res.exact_gmacs)} GMAC/s (${res.exact_calls} products timed in a row)${err(res.exact_rel_err)}`),
-      el("div", { id: "kc-fast" }, `fast path (x rounded to 7 bits): ${f2.us(res.fast_us)} per product, ` +
-        `${f2.g(res.fast_gmacs)} GMAC/s (${res.fast_calls} products timed in a row)${err(res.fast_rel_err)}`),
-      el("div", { class: "hint" }, hasRef
-        ? "Error: the largest difference from a float64 product computed by plain Python, divided by the largest output. " +
-          "The exact path's is float32 rounding; the fast path's is the rounding of x to integers from −63 to 63."
-        : `No error figure: above ${res.reference_macs.toLocaleString("en")} multiply-adds the plain-Python float64 ` +
-          "reference would take too long."),
-      el("div", { class: "hint" }, `first outputs: ${res.fast.slice(0, 4).map((v) => fmt(v, 4)).join(", ")}`),
-    );
+    last = { r, c, res };
+    draw(last);
     out.dataset.result = JSON.stringify({ exact: res.exact.slice(0, 8), fast: res.fast.slice(0, 8) });
     out.dataset.fastUs = res.fast_us;
-    setLive2({ "kc.shape": `${r} × ${c}`, "kc.kernel_name": name, "kc.exact_err": hasRef ? res.exact_rel_err : null,
+    setLive2({ "kc.shape": () => shape(r, c), "kc.kernel_name": { key: kernelKey(res.kernel, res.simd) },
+      "kc.exact_err": hasRef ? res.exact_rel_err : null,
       "kc.fast_err": hasRef ? res.fast_rel_err : null, "kc.fast_us": res.fast_us, "kc.exact_us": res.exact_us,
       "kc.fast_gmacs": res.fast_gmacs, "kc.fast_over_exact": res.exact_us / res.fast_us });
   });

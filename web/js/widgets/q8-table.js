@@ -1,11 +1,12 @@
 // The model's bytes, matrix by matrix: float32 against int8 plus one scale per row, from ch2_facts
 // (the bundle's real matrices). Layers repeat the same shapes, so each kind of matrix is one row
-// with its count; the layer norms stay float32; the total is the race's weights figure.
+// with its count; the layer norms stay float32; the total is the race's weights figure. Drawn
+// again after a language switch.
 import { el } from "../ui.js";
-import { whenFacts, f2 } from "../ch2-live.js";
+import { t, fixed, onLang } from "../i18n.js";
+import { whenFacts, f2, shape } from "../ch2-live.js";
 
-const KIND_WORDS = { wte: "token embedding (also scores the vocabulary)", wpe: "position embedding", qkv: "query, key, value",
-  proj: "head mixer", fc: "feed-forward, first", fc2: "feed-forward, second" };
+const KINDS = ["wte", "wpe", "qkv", "proj", "fc", "fc2"];
 
 export function groupMatrices(mats) {
   const groups = new Map();
@@ -19,19 +20,23 @@ export function groupMatrices(mats) {
 }
 
 export function mountQ8Table(root) {
-  const box = el("div", { class: "table-scroll", id: "q8-box" }, el("p", { class: "hint", text: "waiting for the engine…" }));
+  const box = el("div", { class: "table-scroll", id: "q8-box" }, el("p", { class: "hint", t: "ui.waiting" }));
   root.append(box);
-  whenFacts((f) => {
-    const q = f.q8, head = ["matrix", "shape", "how many", "float32", "int8", "scales", "largest row max / median"];
-    const rows = groupMatrices(f.matrices).map((g) => [KIND_WORDS[g.kind] || g.kind, `${g.rows} × ${g.cols}`, String(g.count),
-      f2.bytes(g.f32), f2.bytes(g.i8), f2.bytes(g.scales), f2.times(g.worst)]);
-    rows.push(["layer norms (kept as float32)", "", "", f2.bytes(q.vector_bytes), f2.bytes(q.vector_bytes), "", ""]);
-    rows.push(["total", "", String(q.n_matrices), f2.bytes(q.matrix_float32_bytes + q.vector_bytes),
+  const head = ["matrix", "shape", "count", "float32", "int8", "scales", "worst"];
+  function draw(f) {
+    const q = f.q8;
+    const rows = groupMatrices(f.matrices).map((g) => [KINDS.includes(g.kind) ? t(`w2.q8.kind.${g.kind}`) : g.kind,
+      shape(g.rows, g.cols), fixed(g.count, 0), f2.bytes(g.f32), f2.bytes(g.i8), f2.bytes(g.scales), f2.times(g.worst)]);
+    rows.push([t("w2.q8.norms"), "", "", f2.bytes(q.vector_bytes), f2.bytes(q.vector_bytes), "", ""]);
+    rows.push([t("w2.q8.total_row"), "", fixed(q.n_matrices, 0), f2.bytes(q.matrix_float32_bytes + q.vector_bytes),
       f2.bytes(q.int8_bytes + q.vector_bytes), f2.bytes(q.scale_bytes), ""]);
-    box.replaceChildren(el("table", { class: "data", id: "q8-table-t", tabindex: 0, "aria-label": "the model's bytes by matrix" },
-      el("tr", {}, head.map((h) => el("th", { text: h }))), rows.map((r) => el("tr", {}, r.map((v) => el("td", { text: v }))))),
-    el("p", { class: "hint", id: "q8-total", text: `As float32: ${f2.bytes(q.matrix_float32_bytes + q.vector_bytes)}. ` +
-      `As shipped: ${f2.bytes(q.total_bytes)} (int8, scales and layer norms), ${f2.times(q.ratio)} smaller.` }));
-  });
+    box.replaceChildren(el("table", { class: "data", id: "q8-table-t", tabindex: 0, "t-aria-label": "w2.q8.table_aria" },
+      el("tr", {}, head.map((h) => el("th", { t: `w2.q8.h.${h}` }))), rows.map((r) => el("tr", {}, r.map((v) => el("td", { text: v }))))),
+    el("p", { class: "hint", id: "q8-total", text: t("w2.q8.total", { f32: f2.bytes(q.matrix_float32_bytes + q.vector_bytes),
+      shipped: f2.bytes(q.total_bytes), ratio: f2.times(q.ratio) }) }));
+  }
+  let facts = null;
+  whenFacts((f) => { facts = f; draw(f); });
+  onLang(() => { if (facts) draw(facts); });
   return {};
 }
