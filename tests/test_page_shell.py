@@ -32,7 +32,7 @@ def test_bad_input_is_shown_next_to_the_field(page):
     page.fill("#kc-rows", "-3")
     page.click("#kc-run")
     page.wait_for_selector("#kc-rows + .field-error:not([hidden])")
-    assert "1 to 8192" in page.inner_text("#kc-rows + .field-error")
+    assert "1 to 8,192" in page.inner_text("#kc-rows + .field-error")
     page.fill("#kc-rows", "64")
     page.click("#kc-run")
     page.wait_for_selector("#kc-out[data-result]")
