@@ -75,8 +75,8 @@ def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: i
     hits both sides alike). The page repeats it and summarizes with ch3_live_summary."""
     t = session().engine("main")
     if mode not in ("greedy", "sample"):
-        raise InputError("spec.mode", "mode")
-    _count(n, 1, 300, "n", "spec.live_n")
+        raise InputError("spec_mode", "mode")
+    _count(n, 1, 300, "n", "spec_live_n")
     gamma = sp.check_gamma(gamma)
     ids = encode_prompt(t, prompt)
     s = S.Settings(temperature=0.0) if mode == "greedy" else S.Settings(temperature=1.0, top_p=1.0)
@@ -128,11 +128,11 @@ def ch3_verify_cost(batch: int = 0, gammas: list | None = None) -> dict:
     """Part of one batch of the verify-cost sweep on the main model: the given gammas (default
     all of 0..8); `batch` alternates their order. The page times each batch in two calls of a few
     tenths of a second, merges them, and sends the batches to ch3_verify_summary."""
-    _count(batch, 0, 99, "batch", "spec.batch")
+    _count(batch, 0, 99, "batch", "spec_batch")
     gs = VERIFY_GAMMAS if gammas is None else gammas
     if (not isinstance(gs, list) or not gs or len(set(gs)) != len(gs)
             or any(isinstance(g, bool) or not isinstance(g, int) or g not in VERIFY_GAMMAS for g in gs)):
-        raise InputError("spec.gammas", "gammas", max=VERIFY_GAMMAS[-1])
+        raise InputError("spec_gammas", "gammas", max=VERIFY_GAMMAS[-1])
     return probes.verify_cost_batch(session().engine("main"), gs, reverse=bool(batch % 2))
 
 
@@ -172,7 +172,7 @@ def ch3_prose(defaults: dict, presets: dict, pair: dict) -> dict:
         free, dear = presets["free"], presets["expensive"]
         p, q = pair["p"], pair["q"]
     except (KeyError, TypeError) as ex:
-        raise InputError("spec.prose_args", "defaults", detail=str(ex)) from None
+        raise InputError("spec_prose_args", "defaults", detail=str(ex)) from None
     pt = sp.evaluate(a, g, cd, cv)
     sw = sp.sweep(a, cd, cv)
     p32 = sp.evaluate(a, 32, cd, cv)

@@ -20,28 +20,28 @@ GAMMA_MAX = 32
 # ---- validation ---------------------------------------------------------------------------------
 
 def _name(what: str) -> dict:
-    """A quantity's name, as a nested text of the messages below (err.spec.name.WHAT)."""
-    return {"key": f"err.spec.name.{what}", "args": {}}
+    """A quantity's name, as a nested text of the messages below (err.spec_name_WHAT)."""
+    return {"key": f"err.spec_name_{what}", "args": {}}
 
 
 def _finite(v, field: str, label: str) -> float:
     """label names the quantity for the message: alpha, gamma, c_draft, c_verify, c_verify_slope."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v) or math.isinf(v):
-        raise InputError("spec.not_number", field, label=_name(label))
+        raise InputError("spec_not_number", field, label=_name(label))
     return float(v)
 
 
 def check_alpha(alpha) -> float:
     a = _finite(alpha, "alpha", "alpha")
     if not 0 <= a <= 1:
-        raise InputError("spec.alpha_range", "alpha")
+        raise InputError("spec_alpha_range", "alpha")
     return a
 
 
 def check_gamma(gamma, lo: int = 0, hi: int = GAMMA_MAX) -> int:
     g = _finite(gamma, "gamma", "gamma")
     if g != int(g) or not lo <= g <= hi:
-        raise InputError("spec.gamma_range", "gamma", lo=lo, hi=hi)
+        raise InputError("spec_gamma_range", "gamma", lo=lo, hi=hi)
     return int(g)
 
 
@@ -53,11 +53,11 @@ MAX_TOKENS_IN_RULE = 64  # entries of p and q in the sampling-rule widget
 def check_cost(c, field: str, label: str, allow_zero: bool) -> float:
     v = _finite(c, field, label)
     if v < 0 or (v == 0 and not allow_zero):
-        raise InputError("spec.cost_min0" if allow_zero else "spec.cost_positive", field, label=_name(label))
+        raise InputError("spec_cost_min0" if allow_zero else "spec_cost_positive", field, label=_name(label))
     if v > MAX_COST:
-        raise InputError("spec.cost_max", field, label=_name(label), max=MAX_COST)
+        raise InputError("spec_cost_max", field, label=_name(label), max=MAX_COST)
     if 0 < v < 1e-6:
-        raise InputError("spec.cost_tiny", field, label=_name(label))
+        raise InputError("spec_cost_tiny", field, label=_name(label))
     return v
 
 
@@ -117,15 +117,15 @@ def rounds_from_flags(flags: str, gamma, c_draft, c_verify) -> dict:
     c_draft = check_cost(c_draft, "c_draft", "c_draft", allow_zero=True)
     c_verify = check_cost(c_verify, "c_verify", "c_verify", allow_zero=False)
     if not isinstance(flags, str):
-        raise InputError("spec.flags_text", "flags")
+        raise InputError("spec_flags_text", "flags")
     flags = "".join(flags.split())
     if len(flags) > MAX_FLAGS:
-        raise InputError("spec.flags_long", "flags", n=len(flags), max=MAX_FLAGS)
+        raise InputError("spec_flags_long", "flags", n=len(flags), max=MAX_FLAGS)
     if not flags:
-        raise InputError("spec.flags_empty", "flags")
+        raise InputError("spec_flags_empty", "flags")
     bad = next((c for c in flags if c not in "01"), None)
     if bad is not None:
-        raise InputError("spec.flags_bad", "flags", char=bad, pos=flags.index(bad) + 1)
+        raise InputError("spec_flags_bad", "flags", char=bad, pos=flags.index(bad) + 1)
     rounds, i = [], 0
     cum_tokens = cum_cost = 0
     while i < len(flags):
@@ -164,20 +164,20 @@ def normalize(weights, field: str) -> tuple[list[float], dict | None]:
     """Check a distribution; rescale it (with a note for the page: a text key and its arguments)
     when it does not sum to 1."""
     if not isinstance(weights, (list, tuple)):
-        raise InputError("spec.dist_list", field, name=field)
+        raise InputError("spec_dist_list", field, name=field)
     if len(weights) > MAX_TOKENS_IN_RULE:
-        raise InputError("spec.dist_long", field, name=field, max=MAX_TOKENS_IN_RULE, n=len(weights))
+        raise InputError("spec_dist_long", field, name=field, max=MAX_TOKENS_IN_RULE, n=len(weights))
     vals = []
     for i, w in enumerate(weights):
         if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
                 isinstance(w, float) and (math.isnan(w) or math.isinf(w))):
-            raise InputError("spec.dist_nan", field, name=field, i=i + 1)
+            raise InputError("spec_dist_nan", field, name=field, i=i + 1)
         if w < 0:
-            raise InputError("spec.dist_negative", field, name=field, i=i + 1)
+            raise InputError("spec_dist_negative", field, name=field, i=i + 1)
         vals.append(w)
     total = sum(vals)
     if total == 0:
-        raise InputError("spec.dist_zero", field, name=field)
+        raise InputError("spec_dist_zero", field, name=field)
     note = None
     if abs(total - 1) > 1e-9:
         note = {"key": "w3.sr.rescaled", "args": {"name": field, "total": float(f"{float(total):.4g}")}}
@@ -218,7 +218,7 @@ def sampling_table(p_weights, q_weights) -> dict:
     p, note_p = normalize(p_weights, "p")
     q, note_q = normalize(q_weights, "q")
     if len(p) != len(q):
-        raise InputError("spec.dist_lengths", "q")
+        raise InputError("spec_dist_lengths", "q")
     raw, res = residual(p, q)
     out = output_distribution(p, q)
     mins = [min(a, b) for a, b in zip(p, q)]

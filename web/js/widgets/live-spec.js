@@ -4,7 +4,7 @@
 // when the range supports it. Rounds are shown token by token, and acceptance by position.
 import { call, on } from "../engine.js";
 import { el, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel } from "../ui.js";
-import { t, onLang } from "../i18n.js";
+import { t, fixed, onLang } from "../i18n.js";
 import { announce, EVENT } from "../ch3-events.js";
 
 const PROMPT = "Once upon a time, there was a little girl named Lily.";
@@ -18,7 +18,8 @@ const VERDICT = { pays: ["good", "w3.ls.verdict.pays"], "does not pay": ["warn",
   "too close to call": ["", "w3.ls.verdict.close"] };
 
 function roundsView(rounds) {
-  return el("div", { class: "ls-rounds", id: "ls-rounds" }, rounds.map((r, i) => el("span", { class: "ls-round",
+  // the tokens are the model's own text, English in every language (translate=no)
+  return el("div", { class: "ls-rounds", id: "ls-rounds", translate: "no" }, rounds.map((r, i) => el("span", { class: "ls-round",
     "t-title": "w3.ls.round_title", targs: { i: i + 1, k: r.accepted } }, r.tokens.map((tok) => el("span", {
     class: `ls-tok ls-${tok.kind}`, "data-kind": tok.kind, "t-title": KINDS[tok.kind][1] },
   el("span", { class: "ls-mark", role: "img", "t-aria-label": KINDS[tok.kind][1], text: KINDS[tok.kind][0] }), tokenLabel(tok.text))))));
@@ -35,9 +36,9 @@ function byPosition(r) {
   if (!seen.length) return el("div", { class: "hint", t: "w3.ls.no_bypos" });
   return el("div", { tabindex: 0, role: "region", "t-aria-label": "w3.ls.bypos_aria", class: "table-scroll" },
     el("table", { class: "data", id: "ls-bypos" },
-      el("tr", {}, el("th", { t: "w3.ls.bypos.position" }), seen.map(([i]) => el("td", { text: String(i) }))),
+      el("tr", {}, el("th", { t: "w3.ls.bypos.position" }), seen.map(([i]) => el("td", { text: fixed(i, 0) }))),
       el("tr", {}, el("th", { t: "w3.ls.bypos.kept" }), seen.map(([, a]) => el("td", { text: fmt(a, 2) }))),
-      el("tr", {}, el("th", { t: "w3.ls.bypos.checks" }), seen.map(([, , n]) => el("td", { text: String(n) })))));
+      el("tr", {}, el("th", { t: "w3.ls.bypos.checks" }), seen.map(([, , n]) => el("td", { text: fixed(n, 0) })))));
 }
 
 // The readout's lines for one summary s (medians and ranges), the last run r, at γ = g: [key, args]

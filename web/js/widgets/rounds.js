@@ -33,7 +33,7 @@ export function mountRounds(root) {
     table.replaceChildren(el("table", { class: "data" }, el("tr", {}, HEAD.map((h) => el("th", { t: `w3.rt.head.${h}` }))),
       r.rounds.map((x) => el("tr", { class: x.complete ? "" : "incomplete" }, [x.round, x.flags, x.proposed, x.accepted,
         x.rejected_at ?? dash(x), x.complete ? x.gained : t("w3.rt.not_verified"), x.cum_tokens ?? "", x.drafts ?? "",
-        x.target_passes ?? "", x.cum_cost != null ? fmt(x.cum_cost, 2) : ""].map((v) => el("td", { text: String(v) }))))));
+        x.target_passes ?? "", x.cum_cost != null ? fmt(x.cum_cost, 2) : ""].map((v) => el("td", { text: typeof v === "number" ? fixed(v, 0) : String(v) }))))));
     totals.textContent = t("w3.rt.totals", { rounds: r.n_rounds, tokens: r.tokens, drafts: r.draft_passes, cost: fmt(r.cost, 2),
       speedup: fmt(r.speedup, 2), accepted: r.accepted, checked: r.flags_checked }) +
       (r.flags_checked ? " " + t("w3.rt.share", { pct: t("fmt.pct", { x: fixed(100 * r.acceptance, 0) }) }) : "") +
