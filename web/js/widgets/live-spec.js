@@ -81,7 +81,8 @@ export function mountLiveSpec(root, ctx = {}) {
     if (m.what !== "draft") return;
     run.disabled = true;
     run.dataset.unavailable = "1";
-    setText(out, "w3.ls.unavailable", { why: m.key ? { key: m.key, args: m.args || {} } : m.message });
+    // the worker names the failure by its message key (err.KEY), as errors do
+    setText(out, "w3.ls.unavailable", { why: m.key ? { key: `err.${m.key}`, args: m.args || {} } : m.message });
     out.dataset.unavailable = "1";
   });
   function render() {
