@@ -109,6 +109,7 @@ export function mountCostModel(root) {
       chart.chart.options.scales.y.title.text = t("w3.cm.y_title");
     }
     if (last) render(last);
+    else if (chart.chart) chart.chart.update("none");
   });
   // the live pair's "use these numbers" button: measured α and costs, at the γ they were measured at
   // note: {key, args}, the text saying where the numbers came from

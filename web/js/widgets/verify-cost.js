@@ -44,6 +44,7 @@ export function mountVerifyCost(root) {
       chart.chart.options.scales.y.title.text = t("w3.vc.y_title");
     }
     if (last) render(last);
+    else if (chart.chart) chart.chart.update("none");
   });
   const once = serial([run], status);
   const measure = () => once(async () => {
