@@ -2,7 +2,6 @@
 every widget showing a result on arrival, the KV race's counts equal to the formulas for the
 reader's own P and n, the kernel check's timing measurable, the bit-depth model lent to chapter 1's
 playground and given back, and no horizontal scroll on a 360 px phone."""
-import json
 import re
 
 from conftest import ROOT, py
@@ -184,14 +183,14 @@ def test_phone_width_has_no_horizontal_scroll(browser, site):
 def test_chapter2_questions_are_fair():
     """Four options each, the right one in different places and not always the longest, and an
     explanation that teaches (longer than any option)."""
+    from decodelab import texts
+
     js = (ROOT / "web" / "js" / "widgets" / "quiz-questions.js").read_text()
+    en = texts.load("en")  # the words are the text files' entries (quiz.ID.q, .o0, .o1, …, .why)
     qs = {}
-    for m in re.finditer(r'"(ch2-[a-z]+)": \{(.*?)\n  \},', js, re.S):
-        body = m.group(2)
-        opts = json.loads("[" + re.search(r"options: \[(.*?)\],", body, re.S).group(1) + "]")
-        right = int(re.search(r"right: (\d)", body).group(1))
-        expl = re.search(r'explanation: "(.*)"', body).group(1)
-        qs[m.group(1)] = (opts, right, expl)
+    for m in re.finditer(r'"(ch2-[a-z]+)": \{ options: (\d), right: (\d) \}', js):
+        qid, n, right = m.group(1), int(m.group(2)), int(m.group(3))
+        qs[qid] = ([en[f"quiz.{qid}.o{i}"] for i in range(n)], right, en[f"quiz.{qid}.why"])
     assert set(qs) == {"ch2-passes", "ch2-outlier", "ch2-scale", "ch2-bits"}
     assert len({r for _, r, _ in qs.values()}) > 1
     assert not all(len(o[r]) == max(map(len, o)) for o, r, _ in qs.values())

@@ -10,11 +10,18 @@ from . import sampler as S
 from . import spectiming as st
 from . import speculative as sp
 from .errors import InputError
-from .inputs import check_count, encode_prompt
+from .inputs import encode_prompt
 from .session import endpoint, session
 from .specdecode import in_situ_costs, measure_costs, target_alone
 
 VERIFY_GAMMAS = list(range(9))
+
+
+def _count(n, lo: int, hi: int, field: str, key: str) -> int:
+    """A whole number in [lo, hi]; else the message err.KEY (its {lo} and {hi} filled)."""
+    if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
+        raise InputError(key, field, lo=lo, hi=hi)
+    return n
 
 
 @endpoint
@@ -68,8 +75,8 @@ def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: i
     hits both sides alike). The page repeats it and summarizes with ch3_live_summary."""
     t = session().engine("main")
     if mode not in ("greedy", "sample"):
-        raise InputError("mode must be greedy or sample", "mode")
-    check_count(n, 1, 300, "n", "generate 1 to 300 tokens")
+        raise InputError("spec_mode", "mode")
+    _count(n, 1, 300, "n", "spec_live_n")
     gamma = sp.check_gamma(gamma)
     ids = encode_prompt(t, prompt)
     s = S.Settings(temperature=0.0) if mode == "greedy" else S.Settings(temperature=1.0, top_p=1.0)
@@ -121,11 +128,11 @@ def ch3_verify_cost(batch: int = 0, gammas: list | None = None) -> dict:
     """Part of one batch of the verify-cost sweep on the main model: the given gammas (default
     all of 0..8); `batch` alternates their order. The page times each batch in two calls of a few
     tenths of a second, merges them, and sends the batches to ch3_verify_summary."""
-    check_count(batch, 0, 99, "batch", "batch is 0 to 99")
+    _count(batch, 0, 99, "batch", "spec_batch")
     gs = VERIFY_GAMMAS if gammas is None else gammas
     if (not isinstance(gs, list) or not gs or len(set(gs)) != len(gs)
             or any(isinstance(g, bool) or not isinstance(g, int) or g not in VERIFY_GAMMAS for g in gs)):
-        raise InputError("gammas: distinct whole numbers from 0 to 8", "gammas")
+        raise InputError("spec_gammas", "gammas", max=VERIFY_GAMMAS[-1])
     return probes.verify_cost_batch(session().engine("main"), gs, reverse=bool(batch % 2))
 
 
@@ -165,7 +172,7 @@ def ch3_prose(defaults: dict, presets: dict, pair: dict) -> dict:
         free, dear = presets["free"], presets["expensive"]
         p, q = pair["p"], pair["q"]
     except (KeyError, TypeError) as ex:
-        raise InputError(f"ch3_prose needs defaults, presets and pair ({ex})", "defaults") from None
+        raise InputError("spec_prose_args", "defaults", detail=str(ex)) from None
     pt = sp.evaluate(a, g, cd, cv)
     sw = sp.sweep(a, cd, cv)
     p32 = sp.evaluate(a, 32, cd, cv)

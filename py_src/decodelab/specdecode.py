@@ -39,7 +39,7 @@ def _draw(dist: dict[int, float], rng: S.Rng) -> int:
 class SpecDecoder:
     def __init__(self, target: Engine, draft: Engine):
         if target.vocab != draft.vocab or target.eot != draft.eot:
-            raise InputError("the draft and target models must share a tokenizer", "draft")
+            raise InputError("spec_tokenizers_differ", "draft")
         self.t, self.d = target, draft
 
     def generate(self, prompt: list[int], max_new: int, gamma: int, settings: S.Settings | None = None,
@@ -75,7 +75,7 @@ class SpecDecoder:
         stop_hit = False
         while len(out) < max_new and not stop_hit:
             if len(t.history) + gamma + 2 > t.context or len(d.history) + gamma + 2 > d.context:
-                raise InputError("speculative demo stops at the model's context length", "max_new")
+                raise InputError("spec_context_full", "max_new")
             # 1. draft
             a = time.perf_counter()
             drafts, q_dists = [], []

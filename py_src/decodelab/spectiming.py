@@ -68,15 +68,15 @@ def round_yield(rounds: list[dict]) -> float:
 
 def _numbers(runs, fields) -> dict[str, list]:
     if not isinstance(runs, list) or not 1 <= len(runs) <= MAX_RUNS:
-        raise InputError(f"give 1 to {MAX_RUNS} runs", "runs")
+        raise InputError("spec_runs_count", "runs", max=MAX_RUNS)
     out = {f: [] for f in fields}
     for i, r in enumerate(runs):
         if not isinstance(r, dict):
-            raise InputError(f"run {i + 1} is not a record of figures", "runs")
+            raise InputError("spec_run_not_record", "runs", i=i + 1)
         for f in fields:
             v = r.get(f)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
-                raise InputError(f"run {i + 1}: {f} is not a number", "runs")
+                raise InputError("spec_run_nan", "runs", i=i + 1, name=f)
             out[f].append(v)
     return out
 
@@ -106,17 +106,17 @@ def summarize_verify(batches: list[dict]) -> dict:
     one both agree). The headline figures (slope, saving, the best a free, always-right draft
     could do, max (gamma+1) / block cost) use `*_best` when the batches carry absolute times."""
     if not isinstance(batches, list) or not 1 <= len(batches) <= MAX_RUNS:
-        raise InputError(f"give 1 to {MAX_RUNS} batches", "batches")
+        raise InputError("spec_batches_count", "batches", max=MAX_RUNS)
     gammas = batches[0].get("gammas")
     if not isinstance(gammas, list) or not gammas or any(b.get("gammas") != gammas for b in batches):
-        raise InputError("every batch must time the same gammas", "batches")
+        raise InputError("spec_batches_gammas", "batches")
     rows = []
     for j, g in enumerate(gammas):
         row = {"gamma": g}
         for kind in ("block", "steps"):
             xs = [b[kind][j] for b in batches]
             if any(isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x <= 0 for x in xs):
-                raise InputError(f"{kind} costs must be positive numbers", "batches")
+                raise InputError("spec_batches_costs", "batches", name=kind)
             lo, hi = spread(xs)
             row.update({f"{kind}_med": median(xs), f"{kind}_lo": lo, f"{kind}_hi": hi})
         rows.append(row)

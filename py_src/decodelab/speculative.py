@@ -19,23 +19,29 @@ GAMMA_MAX = 32
 
 # ---- validation ---------------------------------------------------------------------------------
 
+def _name(what: str) -> dict:
+    """A quantity's name, as a nested text of the messages below (err.spec_name_WHAT)."""
+    return {"key": f"err.spec_name_{what}", "args": {}}
+
+
 def _finite(v, field: str, label: str) -> float:
+    """label names the quantity for the message: alpha, gamma, c_draft, c_verify, c_verify_slope."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v) or math.isinf(v):
-        raise InputError(f"{label} must be a number", field)
+        raise InputError("spec_not_number", field, label=_name(label))
     return float(v)
 
 
 def check_alpha(alpha) -> float:
     a = _finite(alpha, "alpha", "alpha")
     if not 0 <= a <= 1:
-        raise InputError("alpha (the acceptance rate) must be between 0 and 1", "alpha")
+        raise InputError("spec_alpha_range", "alpha")
     return a
 
 
 def check_gamma(gamma, lo: int = 0, hi: int = GAMMA_MAX) -> int:
     g = _finite(gamma, "gamma", "gamma")
     if g != int(g) or not lo <= g <= hi:
-        raise InputError(f"gamma (draft tokens per round) must be a whole number from {lo} to {hi}", "gamma")
+        raise InputError("spec_gamma_range", "gamma", lo=lo, hi=hi)
     return int(g)
 
 
@@ -47,11 +53,11 @@ MAX_TOKENS_IN_RULE = 64  # entries of p and q in the sampling-rule widget
 def check_cost(c, field: str, label: str, allow_zero: bool) -> float:
     v = _finite(c, field, label)
     if v < 0 or (v == 0 and not allow_zero):
-        raise InputError(f"{label} must be {'0 or more' if allow_zero else 'greater than 0'}", field)
+        raise InputError("spec_cost_min0" if allow_zero else "spec_cost_positive", field, label=_name(label))
     if v > MAX_COST:
-        raise InputError(f"{label} must be at most {MAX_COST:g} target passes", field)
+        raise InputError("spec_cost_max", field, label=_name(label), max=MAX_COST)
     if 0 < v < 1e-6:
-        raise InputError(f"{label} must be 0 or at least 0.000001", field)
+        raise InputError("spec_cost_tiny", field, label=_name(label))
     return v
 
 
@@ -77,9 +83,9 @@ def evaluate(alpha, gamma, c_draft, c_verify, c_verify_slope=0.0) -> dict:
     full pass), so verifying gamma drafts costs c_verify + c_verify_slope * gamma."""
     alpha = check_alpha(alpha)
     gamma = check_gamma(gamma)
-    c_draft = check_cost(c_draft, "c_draft", "the draft cost", allow_zero=True)
-    c_verify = check_cost(c_verify, "c_verify", "the verification cost", allow_zero=False)
-    slope = check_cost(c_verify_slope, "c_verify_slope", "the verify cost per extra position", allow_zero=True)
+    c_draft = check_cost(c_draft, "c_draft", "c_draft", allow_zero=True)
+    c_verify = check_cost(c_verify, "c_verify", "c_verify", allow_zero=False)
+    slope = check_cost(c_verify_slope, "c_verify_slope", "c_verify_slope", allow_zero=True)
     E = expected_tokens(alpha, gamma)
     cost = gamma * c_draft + c_verify + slope * gamma
     return {"alpha": alpha, "gamma": gamma, "c_draft": c_draft, "c_verify": c_verify, "c_verify_slope": slope,
@@ -108,18 +114,18 @@ def rounds_from_flags(flags: str, gamma, c_draft, c_verify) -> dict:
     left out of every total.
     """
     gamma = check_gamma(gamma, lo=1)
-    c_draft = check_cost(c_draft, "c_draft", "the draft cost", allow_zero=True)
-    c_verify = check_cost(c_verify, "c_verify", "the verification cost", allow_zero=False)
+    c_draft = check_cost(c_draft, "c_draft", "c_draft", allow_zero=True)
+    c_verify = check_cost(c_verify, "c_verify", "c_verify", allow_zero=False)
     if not isinstance(flags, str):
-        raise InputError("the acceptance string must be text of 0s and 1s", "flags")
+        raise InputError("spec_flags_text", "flags")
     flags = "".join(flags.split())
     if len(flags) > MAX_FLAGS:
-        raise InputError(f"the acceptance string has {len(flags):,} flags; this table takes at most {MAX_FLAGS:,}", "flags")
+        raise InputError("spec_flags_long", "flags", n=len(flags), max=MAX_FLAGS)
     if not flags:
-        raise InputError("type at least one flag (1 = draft token accepted, 0 = rejected)", "flags")
+        raise InputError("spec_flags_empty", "flags")
     bad = next((c for c in flags if c not in "01"), None)
     if bad is not None:
-        raise InputError(f"only 0 and 1 are allowed; found {bad!r} at position {flags.index(bad) + 1}", "flags")
+        raise InputError("spec_flags_bad", "flags", char=bad, pos=flags.index(bad) + 1)
     rounds, i = [], 0
     cum_tokens = cum_cost = 0
     while i < len(flags):
@@ -154,26 +160,27 @@ def rounds_from_flags(flags: str, gamma, c_draft, c_verify) -> dict:
 
 # ---- the speculative sampling rule --------------------------------------------------------------
 
-def normalize(weights, field: str) -> tuple[list[float], str]:
-    """Check a distribution; rescale it (with a note) when it does not sum to 1."""
+def normalize(weights, field: str) -> tuple[list[float], dict | None]:
+    """Check a distribution; rescale it (with a note for the page: a text key and its arguments)
+    when it does not sum to 1."""
     if not isinstance(weights, (list, tuple)):
-        raise InputError(f"{field}: give a list of probabilities", field)
+        raise InputError("spec_dist_list", field, name=field)
     if len(weights) > MAX_TOKENS_IN_RULE:
-        raise InputError(f"{field}: at most {MAX_TOKENS_IN_RULE} tokens here (you gave {len(weights):,})", field)
+        raise InputError("spec_dist_long", field, name=field, max=MAX_TOKENS_IN_RULE, n=len(weights))
     vals = []
     for i, w in enumerate(weights):
         if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
                 isinstance(w, float) and (math.isnan(w) or math.isinf(w))):
-            raise InputError(f"{field}: entry {i + 1} is not a number", field)
+            raise InputError("spec_dist_nan", field, name=field, i=i + 1)
         if w < 0:
-            raise InputError(f"{field}: probabilities cannot be negative (entry {i + 1})", field)
+            raise InputError("spec_dist_negative", field, name=field, i=i + 1)
         vals.append(w)
     total = sum(vals)
     if total == 0:
-        raise InputError(f"{field}: at least one probability must be above 0", field)
-    note = ""
+        raise InputError("spec_dist_zero", field, name=field)
+    note = None
     if abs(total - 1) > 1e-9:
-        note = f"{field} summed to {float(total):.4g}, so it was rescaled to sum to 1"
+        note = {"key": "w3.sr.rescaled", "args": {"name": field, "total": float(f"{float(total):.4g}")}}
     return [v / total for v in vals], note
 
 
@@ -211,7 +218,7 @@ def sampling_table(p_weights, q_weights) -> dict:
     p, note_p = normalize(p_weights, "p")
     q, note_q = normalize(q_weights, "q")
     if len(p) != len(q):
-        raise InputError("p and q need the same number of tokens", "q")
+        raise InputError("spec_dist_lengths", "q")
     raw, res = residual(p, q)
     out = output_distribution(p, q)
     mins = [min(a, b) for a, b in zip(p, q)]

@@ -3,22 +3,29 @@
 // peak, the worked sampling example, the models' sizes) when the engine is ready; and each
 // widget's own result when it arrives (the widgets announce them as "ch3" events on document).
 // A key not known yet keeps its "…"; no model or measured number is typed into the HTML.
+// A language switch rewrites the prose (its spans come back as "…"), so every key's latest value
+// is kept and written again; the words among them are text keys ({key, args}), numbers are
+// formatted in the reader's language.
 import { call, on } from "./engine.js";
 import { latest, whenSeen } from "./ui.js";
+import { t, fixed, plain, onLang } from "./i18n.js";
 import { passBudget } from "./hardware.js";
 import { EVENT } from "./ch3-events.js";
 import { DEFAULTS, PRESETS } from "./widgets/cost-model.js";
 import { DEFAULT_PAIR } from "./widgets/sampling-rule.js";
 
 const bad = (x) => x == null || !Number.isFinite(x);
-const fix = (d) => (x) => (bad(x) ? "–" : x.toFixed(d));
-const trim = (d) => (x) => (bad(x) ? "–" : String(parseFloat(x.toFixed(d))));
-const pct = (d) => (x) => (bad(x) ? "–" : (100 * x).toFixed(d) + "%");
-const int = (x) => (bad(x) ? "–" : Math.round(x).toLocaleString("en"));
-const millions = (d) => (x) => (bad(x) ? "–" : `${(x / 1e6).toFixed(d)} million`);
-const range = (d) => ([lo, hi]) => (bad(lo) || bad(hi) ? "–" : lo.toFixed(d) === hi.toFixed(d) ? lo.toFixed(d) : `${lo.toFixed(d)}–${hi.toFixed(d)}`);
+const fix = (d) => (x) => (bad(x) ? "–" : fixed(x, d));
+// up to d decimals, trailing zeros dropped (0.10 -> 0.1)
+const trim = (d) => (x) => (bad(x) ? "–" : plain(parseFloat(x.toFixed(d)), d));
+const pct = (d) => (x) => (bad(x) ? "–" : t("fmt.pct", { x: fixed(100 * x, d) }));
+const int = (x) => (bad(x) ? "–" : fixed(Math.round(x), 0));
+const millions = (d) => (x) => (bad(x) ? "–" : t("fmt.million", { n: { num: Number((x / 1e6).toFixed(d)), text: fixed(x / 1e6, d) } }));
+const range = (d) => ([lo, hi]) => (bad(lo) || bad(hi) ? "–" : fixed(lo, d) === fixed(hi, d) ? fixed(lo, d) : `${fixed(lo, d)}–${fixed(hi, d)}`);
 // a time in µs: whole numbers from 10, one decimal below
-const micro = (x) => (bad(x) ? "–" : x >= 10 ? x.toFixed(0) : x.toFixed(1));
+const micro = (x) => (bad(x) ? "–" : x >= 10 ? fixed(x, 0) : fixed(x, 1));
+// a value in words: a text key and its arguments
+const words = (key, args = {}) => ({ key, args });
 
 // the format of each key (a key not listed prints with two decimals; strings print as they are)
 const KIND = {
@@ -42,15 +49,25 @@ const KIND = {
 const values = {}; // every key's latest value, for tests and for the quiz
 window.__ch3Live = values;
 
-export function setLive(vals) {
-  Object.assign(values, vals);
+function show(v, f) {
+  if (typeof v === "string") return v; // a string of flags: shown as it is
+  if (v == null) return "–";
+  if (typeof v === "object" && !Array.isArray(v) && typeof v.key === "string") return t(v.key, v.args);
+  return f(v);
+}
+
+function paint(vals) {
   for (const node of document.querySelectorAll("#ch3 [data-live]")) {
     const key = node.dataset.live.replace(/^ch3\./, "");
     if (!(key in vals)) continue;
-    const v = vals[key], f = KIND[key] || fix(2);
-    node.textContent = typeof v === "string" ? v : v == null ? "–" : f(v);
+    node.textContent = show(vals[key], KIND[key] || fix(2));
     node.dataset.state = "ok";
   }
+}
+
+export function setLive(vals) {
+  Object.assign(values, vals);
+  paint(vals);
 }
 
 // the cited figures: known before the engine starts
@@ -89,17 +106,17 @@ const refreshRounds = latest(async () => {
 // the roofline's words depend on where the measured ridge falls
 function regime(ridge) {
   const r = 1 / ridge; // our intensity (1 multiply-add per byte) over the ridge
-  if (r >= 1.25) return "to the right of it: arithmetic-bound, so every extra position pays its full share of multiply-adds";
-  if (r <= 0.8) return "to the left of it: memory-bound on this machine, so the rising verify line above is not the roofline's doing";
-  return "close to it, where neither limit clearly wins";
+  if (r >= 1.25) return words("w3.live.regime_right");
+  if (r <= 0.8) return words("w3.live.regime_left");
+  return words("w3.live.regime_close");
 }
 
 // a large 8-bit model streamed from main memory: 1 multiply-add per byte against that ridge
 function dramRegime(ridge) {
   const r = 1 / ridge;
-  if (r >= 1.25) return "to the right of that ridge too: on this machine even main memory outpaces the kernel's arithmetic";
-  if (r <= 0.8) return "to the left of it: memory-bound, in the GPU's regime";
-  return "close to it, where neither limit clearly wins";
+  if (r >= 1.25) return words("w3.live.dram_right");
+  if (r <= 0.8) return words("w3.live.dram_left");
+  return words("w3.live.regime_close");
 }
 
 function onWidget(d) {
@@ -114,33 +131,32 @@ function onWidget(d) {
   } else if (d.kind === "verify") {
     const s = d.summary, at = (g) => s.rows.find((x) => x.gamma === g) || {};
     setLive({ "vc-g4": at(4).block_best, "vc-g8": at(8).block_best, "vc-steps-g8": at(8).steps_best, "vc-slope": s.slope,
-      "vc-block-saving-pct": s.block_saving > 0 ? s.block_saving : "none", "vc-best": s.best, "vc-best-gamma": s.best_gamma,
+      "vc-block-saving-pct": s.block_saving > 0 ? s.block_saving : words("w3.live.none"), "vc-best": s.best, "vc-best-gamma": s.best_gamma,
       "vc-batches": s.batches });
   } else if (d.kind === "roofline") {
     const r = d.result, cache = r.cache.gbps, dram = r.dram.gbps, g = r.macs.gmacs;
     const macs = values["main-macs-per-token"];
     setLive({ "rf-gbps-cache": cache, "rf-gbps-dram": dram, "rf-gmacs": g, "rf-ridge": g / cache, "rf-ridge-dram": g / dram,
-      "rf-our-regime": regime(g / cache), "rf-sides": g / cache < 0.8
-        ? "The two dots sit on opposite sides of their ridges. That, not the draft and not the rule, is why the same algorithm wins there and struggles here."
-        : "On your machine even our dot is not clearly right of its ridge, so the roofline alone does not explain the rising verify cost; the fixed costs each pass pays do the rest.", "rf-dram-regime": dramRegime(g / dram),
+      "rf-our-regime": regime(g / cache), "rf-sides": words(g / cache < 0.8 ? "w3.live.sides_opposite" : "w3.live.sides_same"),
+      "rf-dram-regime": dramRegime(g / dram),
       "our-math-us": macs ? macs / (g * 1e9) * 1e6 : null, "our-read-us": r.weights_bytes / (cache * 1e9) * 1e6 });
   } else if (d.kind === "live") {
     const s = d.summary;
-    const words = { pays: "speculation pays here", "does not pay": "speculation does not pay here",
-      "too close to call": "too close to call on this machine (the runs straddle 1×)" };
+    const verdict = { pays: "w3.live.verdict_pays", "does not pay": "w3.live.verdict_not", "too close to call": "w3.live.verdict_close" };
     setLive({ "ls-runs": s.runs, "ls-gamma": s.gamma, "ls-gamma-plus-1": s.gamma + 1,
-      "ls-alpha": s.alpha.median ?? "none (γ = 0 drafts nothing)", "ls-alpha-range": s.alpha.lo == null ? "no drafts to accept"
-        : s.alpha.lo === s.alpha.hi ? "the same in every run: greedy decoding repeats exactly"
-          : `range ${s.alpha.lo.toFixed(2)}–${s.alpha.hi.toFixed(2)}`,
-      "ls-cd": s.c_draft.median ?? "none (no drafts)", "ls-cv": s.c_verify.median, "ls-tpr": s.tokens_per_round.median,
+      "ls-alpha": s.alpha.median ?? words("w3.live.alpha_none"), "ls-alpha-range": s.alpha.lo == null ? words("w3.live.alpha_no_drafts")
+        : s.alpha.lo === s.alpha.hi ? words("w3.live.alpha_same")
+          : words("w3.live.alpha_range", { lo: { value: s.alpha.lo, fixed: 2 }, hi: { value: s.alpha.hi, fixed: 2 } }),
+      "ls-cd": s.c_draft.median ?? words("w3.live.cd_none"), "ls-cv": s.c_verify.median, "ls-tpr": s.tokens_per_round.median,
       "ls-E": s.E, "ls-speedup": s.measured_speedup.median, "ls-speedup-range": [s.measured_speedup.lo, s.measured_speedup.hi],
       "ls-speedup-mid": [s.measured_speedup.trim_lo, s.measured_speedup.trim_hi],
-      "ls-pred": s.predicted_speedup.median, "ls-verdict": words[s.verdict], "ls-flat-speedup": s.flat_speedup });
+      "ls-pred": s.predicted_speedup.median, "ls-verdict": words(verdict[s.verdict]), "ls-flat-speedup": s.flat_speedup });
   }
 }
 
 export function startCh3Live() {
   fillConstants();
+  onLang(() => paint(values)); // the prose came back as "…": every value again, in the new language
   document.addEventListener(EVENT, (e) => onWidget(e.detail));
   // after the current task: the widgets' first calls (the panel's distribution) go first
   on("ready", () => setTimeout(() => {

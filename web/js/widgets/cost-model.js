@@ -1,23 +1,26 @@
 // The speculative cost model: sliders and presets -> ch3_model (Python) -> formula, figures, speedup curve.
 import { call } from "../engine.js";
-import { el, fmt, tex, sliderRow, readNumber, setStatus, showError, fieldError } from "../ui.js";
+import { el, fmt, tex, sliderRow, readNumber, setStatus, showError, fieldError, setText } from "../ui.js";
+import { t, fixed, onLang, currentLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { announce } from "../ch3-events.js";
 
-// Illustrative settings, no real models behind them.
+// Illustrative settings, no real models behind them. The first entry names the button's text
+// (w3.cm.preset.NAME).
 export const PRESETS = [
-  ["balanced pair", 0.8, 4, 0.10, 1.0],
-  ["draft nearly free", 0.8, 8, 0.005, 1.0],
-  ["draft as expensive as the target", 0.8, 4, 1.0, 1.0],
-  ["poor draft", 0.35, 3, 0.10, 1.0],
-  ["excellent draft", 0.95, 10, 0.05, 1.0],
-  ["costly verification", 0.8, 4, 0.10, 2.0],
-  ["cheap batched verification", 0.7, 6, 0.08, 0.6],
+  ["balanced", 0.8, 4, 0.10, 1.0],
+  ["free", 0.8, 8, 0.005, 1.0],
+  ["expensive", 0.8, 4, 1.0, 1.0],
+  ["poor", 0.35, 3, 0.10, 1.0],
+  ["excellent", 0.95, 10, 0.05, 1.0],
+  ["costly_verify", 0.8, 4, 0.10, 2.0],
+  ["cheap_verify", 0.7, 6, 0.08, 0.6],
 ];
 // the verify cost goes to 10: measured on a CPU it is about γ+1 passes (the live pair's hand-off)
-const SLIDERS = [["gamma", "γ (draft tokens)", 0, 32, 1], ["alpha", "α (acceptance)", 0, 1, 0.01],
-  ["c_draft", "draft cost", 0, 1, 0.005], ["c_verify", "verify cost", 0.05, 10, 0.05],
-  ["c_verify_slope", "verify cost per extra position", 0, 2, 0.05]];
+// (labels are text keys)
+const SLIDERS = [["gamma", "w3.cm.gamma", 0, 32, 1], ["alpha", "w3.cm.alpha", 0, 1, 0.01],
+  ["c_draft", "w3.cm.c_draft", 0, 1, 0.005], ["c_verify", "w3.cm.c_verify", 0.05, 10, 0.05],
+  ["c_verify_slope", "w3.cm.c_verify_slope", 0, 2, 0.05]];
 // the widget's starting point; chapter 3's prose quotes its numbers through ch3_prose
 export const DEFAULTS = { gamma: 4, alpha: 0.8, c_draft: 0.1, c_verify: 1.0 };
 
@@ -31,9 +34,11 @@ export function mountCostModel(root) {
     inputs[f] = { r: row.slider, n: row.num };
     grid.append(row.row);
   }
-  const presets = el("div", { class: "controls" }, "Presets: ", PRESETS.map(([name, a, g, cd, cv], i) =>
-    el("button", { class: "secondary", id: `cm-preset-${i}`, text: name, onclick: () => {
+  const presets = el("div", { class: "controls" }, el("span", { t: "w3.cm.presets" }), " ", PRESETS.map(([name, a, g, cd, cv], i) =>
+    el("button", { class: "secondary", id: `cm-preset-${i}`, t: `w3.cm.preset.${name}`, onclick: () => {
       for (const [f, v] of [["alpha", a], ["gamma", g], ["c_draft", cd], ["c_verify", cv], ["c_verify_slope", 0]]) { inputs[f].r.value = v; inputs[f].n.value = v; }
+      delete origin.dataset.t;
+      delete origin.dataset.tArgs;
       origin.textContent = "";
       update();
     } })));
@@ -41,11 +46,13 @@ export function mountCostModel(root) {
   const origin = el("div", { class: "hint", id: "cm-origin", role: "status" });
   const formula = el("div", { class: "formula", id: "cm-formula" });
   const figures = el("div", { class: "readout stats-row", id: "cm-figures" });
-  const canvas = el("canvas", { id: "cm-curve", height: 200, role: "img", "aria-label": "speedup against γ" });
+  const canvas = el("canvas", { id: "cm-curve", height: 200, role: "img", "t-aria-label": "w3.cm.chart_aria" });
   const peak = el("div", { class: "readout", id: "cm-peak" });
   const status = el("div", { class: "status", role: "status" });
   root.append(presets, origin, grid, formula, figures, el("div", { class: "chart-box" }, canvas), peak, status);
-  const chart = lineChart(canvas, { xTitle: "γ", yTitle: "speedup ×", yMin: 0 });
+  const chart = lineChart(canvas, { xTitle: t("w3.cm.x_title"), yTitle: t("w3.cm.y_title"), yMin: 0 });
+  if (chart.chart) chart.chart.options.locale = currentLang();
+  let last = null; // the latest result, drawn again after a language switch
 
   let busy = false, again = false;
   async function update() {
@@ -61,21 +68,9 @@ export function mountCostModel(root) {
     busy = true;
     try {
       const r = await call("ch3_model", args);
-      const p = r.point, s = r.sweep;
-      tex(formula, `E=\\sum_{i=0}^{${p.gamma}}${fmt(p.alpha, 2)}^i=${fmt(p.E_sum, 3)}` +
-        (p.alpha < 1 && p.gamma > 0 ? `\\quad\\frac{1-${fmt(p.alpha, 2)}^{${p.gamma + 1}}}{1-${fmt(p.alpha, 2)}}=${fmt(p.E, 3)}` : `\\quad(\\text{closed form: }${fmt(p.E, 3)})`), true);
-      figures.replaceChildren(...[["tokens per round", fmt(p.E, 3), "cm-E"], ["cost per round", fmt(p.cost, 2), "cm-cost"],
-        ["speedup", fmt(p.speedup, 2) + "×", "cm-speedup"], ["target passes per token", fmt(p.target_passes_per_token, 3), "cm-tpt"],
-        ["share of the ceiling γ+1", (100 * p.ceiling_share).toFixed(1) + "%", "cm-ceiling"],
-        // E·(1 − α) = 1 − α^(γ+1): the share of the other ceiling, 1/(1 − α), which no γ passes
-        ["share of the ceiling 1/(1−α)", p.alpha < 1 ? (100 * (1 - p.alpha ** (p.gamma + 1))).toFixed(1) + "%" : "no ceiling", "cm-ceiling-inf"]].map(([l, v, id]) =>
-        el("span", { class: "stat" }, el("span", { class: "stat-label", text: l }), el("b", { id, text: v }))));
-      chart.set([{ label: "speedup", data: s.speedups, x0: 0, color: "#2f6fb3" },
-        { label: "best γ", points: [{ x: s.best_gamma, y: s.best_speedup }], color: "#c0622a" },
-        { label: "you are here", points: [{ x: p.gamma, y: p.speedup }], color: "#2e7d4f" }], [{ y: 1, label: "no speedup", color: "#9aa3ad" }]);
-      peak.textContent = `Best γ in 0–32: ${s.best_gamma}, speedup ${fmt(s.best_speedup, 2)}×.` +
-        (s.best_at_end ? " The best sits at the end of the sweep, so the true peak may lie further out." : "");
-      peak.dataset.best = s.best_gamma;
+      last = r;
+      render(r);
+      const p = r.point;
       setStatus(status, "");
       announce({ kind: "model", alpha: p.alpha, gamma: p.gamma, c_draft: p.c_draft, c_verify: p.c_verify });
     } catch (e) {
@@ -85,7 +80,39 @@ export function mountCostModel(root) {
       if (again) { again = false; update(); }
     }
   }
+  function render(r) {
+    const p = r.point, s = r.sweep;
+    // numbers in TeX: a decimal comma in braces, so that TeX does not space it as punctuation
+    const n = (x, d) => fmt(x, d).replace(/,/g, "{,}");
+    tex(formula, `E=\\sum_{i=0}^{${p.gamma}}${n(p.alpha, 2)}^i=${n(p.E_sum, 3)}` +
+      (p.alpha < 1 && p.gamma > 0 ? `\\quad\\frac{1-${n(p.alpha, 2)}^{${p.gamma + 1}}}{1-${n(p.alpha, 2)}}=${n(p.E, 3)}`
+        : `\\quad(\\text{${t("w3.cm.closed_form")} }${n(p.E, 3)})`), true);
+    const pct = (x) => t("fmt.pct", { x: fixed(100 * x, 1) });
+    figures.replaceChildren(...[["w3.cm.fig.e", fmt(p.E, 3), "cm-E"], ["w3.cm.fig.cost", fmt(p.cost, 2), "cm-cost"],
+      ["w3.cm.fig.speedup", t("w3.times", { x: fmt(p.speedup, 2) }), "cm-speedup"], ["w3.cm.fig.tpt", fmt(p.target_passes_per_token, 3), "cm-tpt"],
+      ["w3.cm.fig.ceiling", pct(p.ceiling_share), "cm-ceiling"],
+      // E·(1 − α) = 1 − α^(γ+1): the share of the other ceiling, 1/(1 − α), which no γ passes
+      ["w3.cm.fig.ceiling_inf", p.alpha < 1 ? pct(1 - p.alpha ** (p.gamma + 1)) : t("w3.cm.no_ceiling"), "cm-ceiling-inf"]].map(([l, v, id]) =>
+      el("span", { class: "stat" }, el("span", { class: "stat-label", t: l }), el("b", { id, text: v }))));
+    chart.set([{ label: t("w3.cm.legend.speedup"), data: s.speedups, x0: 0, color: "#2f6fb3" },
+      { label: t("w3.cm.legend.best"), points: [{ x: s.best_gamma, y: s.best_speedup }], color: "#c0622a" },
+      { label: t("w3.cm.legend.here"), points: [{ x: p.gamma, y: p.speedup }], color: "#2e7d4f" }],
+    [{ y: 1, label: t("w3.cm.legend.none"), color: "#9aa3ad" }]);
+    peak.textContent = t("w3.cm.peak", { gamma: s.best_gamma, speedup: fmt(s.best_speedup, 2) }) +
+      (s.best_at_end ? " " + t("w3.cm.peak_end") : "");
+    peak.dataset.best = s.best_gamma;
+  }
+  onLang(() => {
+    if (chart.chart) {
+      chart.chart.options.locale = currentLang();
+      chart.chart.options.scales.x.title.text = t("w3.cm.x_title");
+      chart.chart.options.scales.y.title.text = t("w3.cm.y_title");
+    }
+    if (last) render(last);
+    else if (chart.chart) chart.chart.update("none");
+  });
   // the live pair's "use these numbers" button: measured α and costs, at the γ they were measured at
+  // note: {key, args}, the text saying where the numbers came from
   function importMeasured({ alpha, gamma, c_draft, c_verify, c_verify_slope = 0, note }) {
     for (const [f, v] of [["alpha", alpha], ["gamma", gamma], ["c_draft", c_draft], ["c_verify", c_verify],
       ["c_verify_slope", c_verify_slope]]) {
@@ -94,7 +121,7 @@ export function mountCostModel(root) {
       inputs[f].n.value = shown;
       fieldError(inputs[f].n, "");
     }
-    origin.textContent = note;
+    setText(origin, note.key, note.args);
     update();
   }
   return { update, importMeasured };

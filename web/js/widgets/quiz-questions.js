@@ -1,117 +1,28 @@
 // The questions of the page's quizzes, by id (a quiz placeholder names one: data-quiz="ch1-temp").
-// Each has three or four options (kept in this order), the index of the right one, and an
-// explanation shown after any answer: it teaches the idea, it does not repeat the option.
+// Only their structure lives here: each has three or four options (kept in this order) and the
+// index of the right one. Their words are entries of the text files (web/i18n/LANG.txt, the
+// quizzes' region): quiz.ID.q the question, quiz.ID.o0, o1, … the options, and quiz.ID.why the
+// explanation shown after any answer (it teaches the idea, it does not repeat the option).
 // The numbers in them are made-up examples or the chapters' own formulas, not model output.
 export const QUESTIONS = {
-  "ch1-temp": {
-    question: "At T = 1 the model makes token A four times as likely as token B. You lower the temperature to T = 0.5. How many times as likely as B is A now?",
-    options: ["2 times",
-      "4 times",
-      "8 times",
-      "16 times"],
-    right: 3,
-    explanation: "Temperature divides the scores, and the softmax's shared denominator cancels in any ratio, leaving e^((z_A − z_B)/T). Halving T doubles that exponent, which squares the ratio: 4² = 16. Every ratio is the T = 1 ratio raised to the power 1/T. 8 would be right if temperature scaled probabilities in proportion; it scales scores, and probabilities are exponentials of scores. At T = 2 the same pair would be 4^(1/2) = 2 times apart.",
-  },
-  "ch1-topp": {
-    question: "In the distribution the filter sees, the favourite holds 95% and thousands of tokens share the other 5%. With top-p = 0.9, which tokens can this step draw?",
-    options: ["Just one: the favourite alone",
-      "The favourite plus a few others",
-      "About 90% of the vocabulary",
-      "Every token with at least 0.9%"],
-    right: 0,
-    explanation: "Top-p keeps the shortest run of top tokens whose probabilities add up to at least p. The favourite alone already has 0.95, which reaches 0.9, so the nucleus is one token and this step is decided as greedy decoding would decide it. p is a share of probability, not of the vocabulary, and not a bar each token must clear (that is closer to min-p, whose bar is set relative to the favourite). Raise p to 0.99 and the nucleus has to collect four more points from the 5% tail, so it grows from one token to however many that takes.",
-  },
-  "ch1-entropy": {
-    question: "At some step the panel shows an entropy of 2.08 nats, which is ln 8. What does it show as effective choices, and what does that number mean?",
-    options: ["8: as uncertain as a fair eight-sided die",
-      "8: exactly eight tokens have any chance",
-      "2.08: about two tokens are really plausible",
-      "8%: the share the favourite token holds"],
-    right: 0,
-    explanation: "Effective choices is e^H, and e^(ln 8) = 8. A fair die with N faces has entropy ln N, so e^H names the fair die that is exactly as uncertain as this distribution. It does not count tokens: every token in the vocabulary still has some probability, and a favourite with most of the mass plus a long thin tail can come out at the same figure as eight equal options. That is why the panel shows both the bars and e^H.",
-  },
-  "ch1-penalty": {
-    question: "With the repetition penalty at r = 2, two recently used tokens have scores 3.0 and −1.0. What are their scores after the penalty?",
-    options: ["1.5 and −2.0",
-      "1.5 and −0.5",
-      "6.0 and −2.0",
-      "3.0 and −1.0"],
-    right: 0,
-    explanation: "Positive scores are divided by r and negative ones multiplied by r, so both move down: 3.0 / 2 = 1.5 and −1.0 × 2 = −2.0. Dividing −1.0 by 2 would give −0.5, a higher score, and make the token more likely, the opposite of a penalty; that is why the rule has two branches. Each recent token is penalised once, however many times it appears in the window, and the rule cannot tell a loop from a word the story needs, such as ' the' or the hero's name.",
-  },
-  "ch1-seed": {
-    question: "You write a story with seed 42, then again with seed 42, the same prompt and the same settings, in another browser on another computer. What do you get?",
-    options: ["The same story, token for token",
-      "A similar story with other words",
-      "A new story, since the browser differs",
-      "The same first token, then a new story"],
-    right: 0,
-    explanation: "The seed fixes every random number the draws will use, because the generator is plain 32-bit integer arithmetic that every runtime computes alike. The model's scores are the same to the last bit in every build of our kernel, so every token's stretch of [0, 1) is the same too. Same numbers in the same stretches give the same tokens, and each token makes the next context the same as well. A chat app's 'regenerate' gives a new answer because it takes a new seed each time, not because anything else changed.",
-  },
-  "ch2-passes": {
-    question: "A prompt is 20 tokens long, start token included, and the model writes 10 new tokens, stopping there. How many token passes does that take without a KV cache, and with one?",
-    options: ["200 without, 30 with",
-      "245 without, 29 with",
-      "245 without, 30 with",
-      "290 without, 29 with"],
-    right: 1,
-    explanation: "Without a cache, the i-th new token is picked after running its whole context again: 20, then 21, and so on up to 29 tokens, which adds up to 10 × 20 + (0 + 1 + … + 9) = 200 + 45 = 245. With the cache the prompt is read once, 20 passes in one block, and each later token costs one pass for the token written just before it: 9 more. The tenth token is shown but never fed back, because nothing more is asked of the model; feeding it too would make 30 with the cache and 275 without. 200 forgets that the context grows; 290 recomputes the final context every time.",
-  },
-  "ch2-outlier": {
-    question: "A row of weights lies between −0.2 and 0.2, except one weight of 2.0. It is rounded to 8 bits with one scale for the row. What happens to the ordinary weights?",
-    options: ["Nothing: each still moves by at most half a step",
-      "They all round to zero, being under a tenth of the largest",
-      "They share about 27 of the 255 levels, ten times coarser",
-      "The outlier is clipped to 0.2, so they keep every level"],
-    right: 2,
-    explanation: "The scale is set by the largest weight: s = 2.0 / 127 ≈ 0.016. A weight of 0.2 becomes 0.2 / 0.016 ≈ 13, so the ordinary weights use the integers from −13 to 13 instead of −127 to 127, and their worst error, s/2 ≈ 0.008, is 4% of their range instead of 0.4%. The first option is true of the bound but misses that the step itself grew tenfold. Nothing is clipped: the largest weight always lands on ±127. They would all round to zero only if the step were larger than twice their size. A scale per group of 32 would limit the damage to the outlier's 32 neighbours; one per matrix would spread it to every row.",
-  },
-  "ch2-scale": {
-    question: "The kernel keeps each row's weights as small integers q and one float scale s. How does it use the scale when it multiplies the row by a vector x?",
-    options: ["Once per row, after summing q × x",
-      "Once per weight, turning q back to a float first",
-      "Once per slice of sixteen weights",
-      "Never: the scales are only used when loading the model"],
-    right: 0,
-    explanation: "Every term of the row's sum carries the same factor s, so it comes out of the sum: Σ s·q·x = s·Σ q·x. The kernel adds up the integer products and multiplies by s once, at the end of the row. Turning every weight back into a float first would spend a conversion and a float multiplication per weight, which is what the exact path pays for keeping x in floats. The scales cannot be dropped, since the integers alone have lost the size of each row's weights.",
-  },
-  "ch2-bits": {
-    question: "With 2 bits and one scale per row, what can a weight become?",
-    options: ["One of four values, from −2s to +1s",
-      "−s, 0 or +s, with s the row's maximum",
-      "Its sign only: −s or +s, never zero",
-      "One of 255 values, like 8 bits but coarser"],
-    right: 1,
-    explanation: "A symmetric b-bit quantizer uses the integers from −q_max to q_max with q_max = 2^(b−1) − 1, which is 1 at 2 bits. So the scale is the row's largest absolute weight and every weight becomes −s, 0 or +s: every weight under half the row's largest turns into 0. Four values would need an asymmetric code such as −2s, −s, 0 and +s, which treats positive and negative weights differently. That is why 2 bits is where a model collapses: most of each row is erased, and what is left says only which way the big weights point.",
-  },
-  "ch3-peak": {
-    question: "In the cost model, α = 0.8 and a draft pass costs 0.1 of a target pass. Verification gets dearer: 2 target passes instead of 1. Where does the best γ go?",
-    options: ["Down, so that fewer drafts are wasted per round",
-      "Up: spread the dearer charge over more tokens",
-      "Nowhere: the best γ depends only on α and the draft's cost",
-      "To 0: no round can pay for itself any more"],
-    right: 1,
-    explanation: "One more draft helps while its own return, α^(γ+1) tokens for c_draft, beats the round's average, E / (γ·c_draft + c_verify). Verification is a fixed charge per round, so doubling it lowers that average, and more drafts clear the bar: in the widget the best γ moves from 6 to 8. Each round is dearer, and the best speedup falls, but the answer to a dearer fixed charge is to spread it over more tokens, as you order more at once when delivery costs more. It does not fall to 0: at the new peak the speedup is still above 1.",
-  },
-  "ch3-exact": {
-    question: "In the worked example the draft proposes “girl” with probability 0.60 and the target gives it 0.50. Over many runs, how often does the text say “girl” at this position?",
-    options: ["0.50, the target's rate",
-      "0.60, since kept drafts are never redrawn",
-      "0.55, because both models have a say",
-      "Under 0.50, since rejected “girl” drafts never come back"],
-    right: 0,
-    explanation: "A drafted “girl” is kept with probability 0.50 / 0.60 = 5/6, so kept drafts give 0.60 × 5/6 = 0.50. The last option is half right: a rejected “girl” is never redrawn, because the residual max(0, p − q) gives weight only to tokens the draft underrated, and “girl” was overrated. But the trimming was sized to land exactly on the target's value: the 0.10 taken from “girl” goes to “boy” and “dog”, which the draft underrated by 0.05 each, and every token ends at its p, whatever q was.",
-  },
-  "ch3-cpu": {
-    question: "Our draft's guesses survive about half the time. Why does speculation still lose for our pair in this page?",
-    options: ["About half is too low for any γ to pay",
-      "The exact rule rejects more drafts in a browser",
-      "Checking γ+1 positions is far from free",
-      "The draft costs as much as the target does"],
-    right: 2,
-    explanation: "A round yields at most γ+1 tokens, so it pays only if checking them costs well under γ+1 steps. On a large model that reads its weights from memory, checking several positions costs about one pass; our small model sits in the processor's cache, where the arithmetic sets the pace, and the verify-cost chart shows the check growing with every position, so a round's cost eats most of what its extra tokens bring. Half is not the problem: in the cost model, α = 0.5 with a flat verification still gives a speedup above 1 at a small γ. The rule is the same arithmetic everywhere, and a draft pass costs a fraction of a target step, not a whole one.",
-  },
+  "ch1-temp": { options: 4, right: 3 },
+  "ch1-topp": { options: 4, right: 0 },
+  "ch1-entropy": { options: 4, right: 0 },
+  "ch1-penalty": { options: 4, right: 0 },
+  "ch1-seed": { options: 4, right: 0 },
+  "ch2-passes": { options: 4, right: 1 },
+  "ch2-outlier": { options: 4, right: 2 },
+  "ch2-scale": { options: 4, right: 0 },
+  "ch2-bits": { options: 4, right: 1 },
+  "ch3-peak": { options: 4, right: 1 },
+  "ch3-exact": { options: 4, right: 0 },
+  "ch3-cpu": { options: 4, right: 2 },
 };
+
+// the text keys of one question
+export const questionKey = (id) => `quiz.${id}.q`;
+export const optionKey = (id, i) => `quiz.${id}.o${i}`;
+export const explanationKey = (id) => `quiz.${id}.why`;
 
 // chapter 3's quiz box (#quiz) asks these, in this order
 export const CH3 = ["ch3-peak", "ch3-exact", "ch3-cpu"];

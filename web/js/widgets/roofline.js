@@ -3,6 +3,7 @@
 // (its datasheet, hardware.js), with our model and a large model placed on them.
 import { call } from "../engine.js";
 import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
+import { t, plain, onLang, currentLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { announce } from "../ch3-events.js";
 import { H100_SXM, FLOP_PER_MAC } from "../hardware.js";
@@ -12,43 +13,55 @@ const XS = Array.from({ length: 29 }, (_, i) => 2 ** (i / 2 - 4));
 const roof = (gmacs, gbps) => XS.map((x) => ({ x, y: Math.min(gmacs, gbps * x) }));
 
 export function mountRoofline(root) {
-  const run = el("button", { id: "rf-run", class: "secondary", text: "Measure again" });
+  const run = el("button", { id: "rf-run", class: "secondary", t: "w3.rf.again" });
   const status = el("div", { class: "status", role: "status", id: "rf-status" });
-  const canvas = el("canvas", { id: "rf-chart", height: 320, role: "img",
-    "aria-label": "roofline: attainable multiply-adds per second against multiply-adds per byte, two machines" });
+  const canvas = el("canvas", { id: "rf-chart", height: 320, role: "img", "t-aria-label": "w3.rf.chart_aria" });
   const out = el("div", { class: "readout", id: "rf-out" });
   root.append(el("div", { class: "chart-box", style: { height: "340px" } }, canvas), out, el("div", { class: "controls" }, run), status);
-  const chart = lineChart(canvas, { logX: true, logY: true, xTitle: "multiply-adds per byte of weights",
-    yTitle: "billion multiply-adds per second" });
+  const chart = lineChart(canvas, { logX: true, logY: true, xTitle: t("w3.rf.x_title"), yTitle: t("w3.rf.y_title") });
   if (chart.chart) { // powers of ten on both log axes, nothing between
-    const pow10 = (v) => (Number.isInteger(Math.log10(v)) ? String(v >= 1 ? v : v.toPrecision(1)) : "");
+    const pow10 = (v) => (Number.isInteger(Math.log10(v)) ? plain(v) : "");
+    chart.chart.options.locale = currentLang();
     chart.chart.options.scales.x.ticks = { callback: pow10, autoSkip: false, maxRotation: 0 };
-    chart.chart.options.scales.y.ticks = { callback: (v) => (Number.isInteger(Math.log10(v)) ? v.toLocaleString("en") : "") };
+    chart.chart.options.scales.y.ticks = { callback: pow10 };
   }
-  const once = serial([run], status);
-  const measure = () => once(async () => {
-    setStatus(status, "Measuring memory bandwidth and multiply-add rate…");
-    const r = await call("ch3_roofline");
-    setStatus(status, "");
+  let last = null; // the latest measurement, drawn again after a language switch
+  function render(r) {
     const g = r.macs.gmacs, bc = r.cache.gbps, bd = r.dram.gbps;
     const hg = H100_SXM.flops / FLOP_PER_MAC / 1e9, hb = H100_SXM.bytes_per_s / 1e9;
-    const dot = (label, x, gm, gb, color) => ({ label, points: [{ x, y: Math.min(gm, gb * x) }], color });
+    const dot = (key, x, gm, gb, color) => ({ label: t(key), points: [{ x, y: Math.min(gm, gb * x) }], color });
     chart.set([
-      { label: "this machine, weights in cache", points: roof(g, bc), color: "#2f6fb3", width: 2 },
-      { label: "this machine, main memory", points: roof(g, bd), color: "#8fb3da", width: 1.5 },
-      { label: "H100 SXM (datasheet)", points: roof(hg, hb), color: "#c0622a", width: 2 },
-      dot("our model, 1 position", 1, g, bc, "#1d4f85"), dot("our model, 5 positions", 5, g, bc, "#1d4f85"),
-      dot("large 16-bit model on the H100, 1 position", 0.5, hg, hb, "#8a3d12"),
-      dot("… 5 positions", 2.5, hg, hb, "#8a3d12"),
-      dot("large 8-bit model on this CPU", 1, g, bd, "#5b6470"),
+      { label: t("w3.rf.legend.cache"), points: roof(g, bc), color: "#2f6fb3", width: 2 },
+      { label: t("w3.rf.legend.dram"), points: roof(g, bd), color: "#8fb3da", width: 1.5 },
+      { label: t("w3.rf.legend.h100"), points: roof(hg, hb), color: "#c0622a", width: 2 },
+      dot("w3.rf.legend.ours1", 1, g, bc, "#1d4f85"), dot("w3.rf.legend.ours5", 5, g, bc, "#1d4f85"),
+      dot("w3.rf.legend.big1", 0.5, hg, hb, "#8a3d12"),
+      dot("w3.rf.legend.big5", 2.5, hg, hb, "#8a3d12"),
+      dot("w3.rf.legend.big8", 1, g, bd, "#5b6470"),
     ]);
     out.replaceChildren(
-      el("div", {}, `Reading a buffer the size of our weights (${fmt(r.cache.bytes / 1e6, 2)} MB): ${fmt(bc, 1)} GB/s. ` +
-        `A ${fmt(r.dram.bytes / 2 ** 20, 0)} MiB buffer: ${fmt(bd, 1)} GB/s. The kernel's 8-bit product ` +
-        `(${r.macs.rows} × ${r.macs.cols}): ${fmt(g, 1)} billion multiply-adds per second.`),
-      el("div", {}, `Ridge, weights in cache: ${fmt(g / bc, 2)} multiply-adds per byte; main memory: ${fmt(g / bd, 2)}; ` +
-        `H100: ${fmt(hg / hb, 0)}.`));
-    out.dataset.ridge = (g / bc).toFixed(3);
+      el("div", { text: t("w3.rf.measured", { mb: fmt(r.cache.bytes / 1e6, 2), cache: fmt(bc, 1), mib: fmt(r.dram.bytes / 2 ** 20, 0),
+        dram: fmt(bd, 1), rows: String(r.macs.rows), cols: String(r.macs.cols), // a shape, written as code writes it
+        gmacs: fmt(g, 1) }) }),
+      el("div", { text: t("w3.rf.ridges", { cache: fmt(g / bc, 2), dram: fmt(g / bd, 2), h100: fmt(hg / hb, 0) }) }));
+  }
+  onLang(() => {
+    if (chart.chart) {
+      chart.chart.options.locale = currentLang();
+      chart.chart.options.scales.x.title.text = t("w3.rf.x_title");
+      chart.chart.options.scales.y.title.text = t("w3.rf.y_title");
+    }
+    if (last) render(last);
+    else if (chart.chart) chart.chart.update("none");
+  });
+  const once = serial([run], status);
+  const measure = () => once(async () => {
+    setStatus(status, () => t("w3.rf.status"));
+    const r = await call("ch3_roofline");
+    setStatus(status, "");
+    last = r;
+    render(r);
+    out.dataset.ridge = (r.macs.gmacs / r.cache.gbps).toFixed(3);
     announce({ kind: "roofline", result: r });
   });
   run.onclick = measure;

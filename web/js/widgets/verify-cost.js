@@ -4,24 +4,53 @@
 // medians and ranges (ch3_verify_summary), drawn beside the premise's flat line and the line γ+1.
 import { call } from "../engine.js";
 import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
+import { t, fixed, onLang, currentLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { announce } from "../ch3-events.js";
 
 const BATCHES = 7;
 
 export function mountVerifyCost(root) {
-  const run = el("button", { id: "vc-run", class: "secondary", text: "Measure again" });
+  const run = el("button", { id: "vc-run", class: "secondary", t: "w3.vc.again" });
   const status = el("div", { class: "status", role: "status", id: "vc-status" });
-  const canvas = el("canvas", { id: "vc-chart", height: 220, role: "img",
-    "aria-label": "cost of verifying γ+1 positions against γ, in single steps" });
+  const canvas = el("canvas", { id: "vc-chart", height: 220, role: "img", "t-aria-label": "w3.vc.chart_aria" });
   const out = el("div", { class: "readout", id: "vc-out" });
   root.append(el("div", { class: "chart-box", style: { height: "280px" } }, canvas), out, el("div", { class: "controls" }, run), status);
-  const chart = lineChart(canvas, { xTitle: "γ (drafts checked with one more position)", yTitle: "cost in single steps", yMin: 0 });
+  const chart = lineChart(canvas, { xTitle: t("w3.vc.x_title"), yTitle: t("w3.vc.y_title"), yMin: 0 });
+  if (chart.chart) chart.chart.options.locale = currentLang();
+  let last = null; // the latest summary, drawn again after a language switch
+  function render(s) {
+    const rows = s.rows, pts = (f) => rows.map((r) => ({ x: r.gamma, y: r[f] }));
+    chart.set([
+      { label: t("w3.vc.legend.block"), points: pts("block_best"), color: "#2f6fb3", width: 2.5 },
+      { label: t("w3.vc.legend.block_med"), points: pts("block_med"), color: "#8fb3da", width: 1 },
+      { label: t("w3.vc.legend.steps"), points: pts("steps_best"), color: "#c0622a", width: 2 },
+      { label: t("w3.vc.legend.flat"), points: rows.map((r) => ({ x: r.gamma, y: 1 })), color: "#2e7d4f", width: 1.5 },
+      { label: t("w3.vc.legend.full"), points: rows.map((r) => ({ x: r.gamma, y: r.gamma + 1 })), color: "#9aa3ad", width: 1 },
+    ]);
+    const at = (g) => rows.find((r) => r.gamma === g);
+    out.replaceChildren(
+      el("div", { text: t("w3.vc.summary", { batches: s.batches, step: fmt(s.t_step_ms, 3), g4: fmt(at(4).block_best, 2),
+        g4_med: fmt(at(4).block_med, 2), g4_lo: fmt(at(4).block_lo, 2), g4_hi: fmt(at(4).block_hi, 2),
+        g8: fmt(at(8).block_best, 2), g8_steps: fmt(at(8).steps_best, 2) }) }),
+      el("div", { text: t("w3.vc.slope", { slope: fmt(s.slope, 2) }) + " " + (s.block_saving > 0
+        ? t("w3.vc.saving", { pct: t("fmt.pct", { x: fixed(100 * s.block_saving, 0) }) }) : t("w3.vc.no_saving")) }),
+      el("div", { text: t("w3.vc.best", { best: fmt(s.best, 2), gamma: s.best_gamma }) }));
+  }
+  onLang(() => {
+    if (chart.chart) {
+      chart.chart.options.locale = currentLang();
+      chart.chart.options.scales.x.title.text = t("w3.vc.x_title");
+      chart.chart.options.scales.y.title.text = t("w3.vc.y_title");
+    }
+    if (last) render(last);
+    else if (chart.chart) chart.chart.update("none");
+  });
   const once = serial([run], status);
   const measure = () => once(async () => {
     const batches = [];
     for (let b = 0; b < BATCHES; b++) {
-      setStatus(status, `Timing batch ${b + 1} of ${BATCHES}…`);
+      setStatus(status, () => t("w3.vc.status", { i: b + 1, n: BATCHES }));
       // two short calls per batch (each well under the 2 s after which the Stop bar appears), merged
       const [lo, hi] = [await call("ch3_verify_cost", { batch: b, gammas: [0, 1, 2, 3, 4, 5] }),
         await call("ch3_verify_cost", { batch: b, gammas: [6, 7, 8] })];
@@ -31,27 +60,11 @@ export function mountVerifyCost(root) {
     }
     const s = await call("ch3_verify_summary", { batches });
     setStatus(status, "");
-    const rows = s.rows, pts = (f) => rows.map((r) => ({ x: r.gamma, y: r[f] }));
-    // a batch that met other work can spike far above the rest: keep the scale on the medians
+    const rows = s.rows;
     // a batch that met other work can spike far above the rest: keep the scale on the steady figures
     if (chart.chart) chart.chart.options.scales.y.max = Math.ceil(Math.max(10, ...rows.map((r) => 1.3 * Math.max(r.block_best, r.steps_best))));
-    chart.set([
-      { label: "one block pass (fastest times)", points: pts("block_best"), color: "#2f6fb3", width: 2.5 },
-      { label: "block: median of the batches", points: pts("block_med"), color: "#8fb3da", width: 1 },
-      { label: "γ+1 single steps (fastest times)", points: pts("steps_best"), color: "#c0622a", width: 2 },
-      { label: "premise: flat, 1 pass", points: rows.map((r) => ({ x: r.gamma, y: 1 })), color: "#2e7d4f", width: 1.5 },
-      { label: "full price: γ+1", points: rows.map((r) => ({ x: r.gamma, y: r.gamma + 1 })), color: "#9aa3ad", width: 1 },
-    ]);
-    const at = (g) => rows.find((r) => r.gamma === g);
-    out.replaceChildren(
-      el("div", {}, `${s.batches} batches; each cost is the fastest time seen over them (other work on the machine only ` +
-        `slows a timing down), in units of the fastest single step, ${fmt(s.t_step_ms, 3)} ms. Checking 5 positions (γ = 4) ` +
-        `cost ${fmt(at(4).block_best, 2)} steps (batch medians ${fmt(at(4).block_med, 2)}, range ${fmt(at(4).block_lo, 2)}–` +
-        `${fmt(at(4).block_hi, 2)}); 9 positions ${fmt(at(8).block_best, 2)} in one block, ${fmt(at(8).steps_best, 2)} as single steps.`),
-      el("div", {}, `Slope: ${fmt(s.slope, 2)} steps per extra position (the premise says 0, full price 1). ` +
-        (s.block_saving > 0 ? `The block pass saves ${(100 * s.block_saving).toFixed(0)}% against single steps at γ = 8.`
-          : "The block pass saves nothing against single steps at γ = 8.")),
-      el("div", {}, `A free draft that was always right could reach at most ${fmt(s.best, 2)}× here (at γ = ${s.best_gamma}).`));
+    last = s;
+    render(s);
     out.dataset.slope = s.slope.toFixed(3);
     announce({ kind: "verify", summary: s });
   });
