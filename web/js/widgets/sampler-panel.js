@@ -32,6 +32,7 @@ export function mountSamplerPanel(root) {
     const openings = info.openings || [];
     // the openings are the model's English (never translated); their aria-label says what they are
     presets.replaceChildren(openingsLabel(), " ", ...openings.map((p, i) => el("button", { class: "secondary", id: `sp-preset-${i}`,
+      translate: "no", // the model's own English, in every language
       text: p.split(" ").slice(0, 4).join(" ") + "…", "t-aria-label": "w1.sp.opening_aria", targs: { p },
       onclick: () => { prompt.value = p; remember(prompt); changed(); } })));
     if (!prompt.value && openings.length) prompt.value = openings[0];
