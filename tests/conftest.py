@@ -16,6 +16,18 @@ from decodelab.browser import call as py  # noqa: E402,F401  (tests import it fr
 from decodelab.browser import guarded_page, launch, open_ready  # noqa: E402,F401
 
 
+def widest_while_scrolling(pg, step=700, pause=40):
+    """Scroll the whole page and return its widest width on the way. Formulas are typeset, and
+    chapters laid out, as they come near the screen, so one measure at the top would miss them."""
+    widest, y = 0, 0
+    while y < pg.evaluate("document.documentElement.scrollHeight"):
+        pg.evaluate(f"window.scrollTo(0, {y})")
+        pg.wait_for_timeout(pause)
+        widest = max(widest, pg.evaluate("document.documentElement.scrollWidth"))
+        y += step
+    return widest
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if {"page", "ready_page", "browser"} & set(getattr(item, "fixturenames", ())):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import guarded_page, open_ready
+from conftest import guarded_page, open_ready, widest_while_scrolling
 
 LANGS = ["en", "ru", "vi"]
 ENGLISH = r"\b(the|and|of|with|which|that|this|is|are|from|for|when|what|into|than|only|each)\b"
@@ -110,10 +110,11 @@ def test_the_same_seed_writes_the_same_story_in_every_language(browser, site):
 def test_switching_changes_the_language_and_nothing_else(browser, site):
     ctx, pg = open_lang(browser, site, "en")
     try:
-        pg.fill("#sp-prompt", "Tom found a red ball")
         pg.fill("#sp-seed", "777")
-        before = pg.get_attribute("#sampler-panel", "data-updates")
+        before = pg.get_attribute("#sampler-panel", "data-updates")  # read before the change it waits for
+        pg.fill("#sp-prompt", "Tom found a red ball")
         pg.wait_for_function("(b) => document.querySelector('#sampler-panel').dataset.updates !== b", arg=before)
+        pg.wait_for_function("() => !document.querySelector('#sampler-panel [aria-busy=true]')")
         en_title = pg.inner_text("#ch1 h2")
         en_bars = pg.inner_text("#sp-bars")
         ready_at = pg.evaluate("window.__readyAt")
@@ -196,12 +197,7 @@ def test_a_phone_fits_every_language(browser, site, lang):
     ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True)
     try:
         open_ready(pg, f"/?lang={lang}")
-        widest, y = 0, 0
-        while y < pg.evaluate("document.documentElement.scrollHeight"):
-            pg.evaluate(f"window.scrollTo(0, {y})")
-            pg.wait_for_timeout(60)
-            widest = max(widest, pg.evaluate("document.documentElement.scrollWidth"))
-            y += 700
+        widest = widest_while_scrolling(pg, pause=60)
         assert widest <= pg.evaluate("window.innerWidth"), f"the {lang} page is {widest} px wide on a 360 px phone"
     finally:
         ctx.close()

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, guarded_page, open_ready, py
+from conftest import ROOT, guarded_page, open_ready, py, widest_while_scrolling
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -148,14 +148,7 @@ def test_no_horizontal_scroll_on_a_phone(browser, site, width):
     pg.wait_for_selector("#ft-col-3", timeout=60_000)
     pg.click("#gl-run")
     pg.wait_for_selector("#gl-col-1", timeout=60_000)
-    # formulas are typeset, and chapters laid out, as they come near the screen: scroll through,
-    # measuring the page's width at every step (a chapter left behind is no longer laid out)
-    widest, y = 0, 0
-    while y < pg.evaluate("document.documentElement.scrollHeight"):
-        pg.evaluate(f"window.scrollTo(0, {y})")
-        pg.wait_for_timeout(40)
-        widest = max(widest, pg.evaluate("document.documentElement.scrollWidth"))
-        y += 700
+    widest = widest_while_scrolling(pg)  # (a chapter left behind is no longer laid out)
     pg.wait_for_function("() => !document.querySelector('.math:not([data-tex]), .math-block:not([data-tex])')")
     iw = pg.evaluate("window.innerWidth")
     assert widest <= iw, f"page is {widest} px wide on a {iw} px screen"

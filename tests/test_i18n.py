@@ -160,3 +160,13 @@ def test_russian_text_is_russian():
     cyr = sum(len(re.findall(r"[а-яё]", reader_words(v).lower())) for v in TEXT.get("ru", {}).values())
     lat = sum(len(re.findall(r"[a-z]", reader_words(v).lower())) for v in TEXT.get("ru", {}).values())
     assert cyr > 5 * lat, (cyr, lat)
+
+
+def test_every_endpoint_the_page_calls_has_a_name_for_the_stop_bar():
+    """A call that runs long is named in the Stop bar (ui.endpoint.FN); one without a name would
+    read "a calculation", which tells the reader nothing."""
+    src = "".join(f.read_text() for f in (ROOT / "py_src" / "decodelab").glob("*.py"))
+    names = set(re.findall(r"@endpoint\s+def ([a-z0-9_]+)", src))
+    internal = {"ping", "load_models"} | {n for n in names if n.startswith("bench_")}
+    missing = sorted(n for n in names - internal if f"ui.endpoint.{n}" not in TEXT["en"])
+    assert names and not missing, missing

@@ -31,5 +31,5 @@ class ModelNotLoaded(InputError):
     loads that model and repeats the call once."""
 
     def __init__(self, model: str):
-        super().__init__("model_not_loaded", "model", model=model)
+        super().__init__("model_not_loaded", "model", model={"key": f"model.name.{model}", "args": {}})
         self.model = model

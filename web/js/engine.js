@@ -82,7 +82,7 @@ function fail(m) {
   clearTimeout(bootTimer);
   state = "failed";
   fatalInfo = m;
-  const err = new Error(m.message);
+  const err = new EngineFailed(m); // calls made during boot say why, in the reader's language
   for (const [id, p] of pending) { emit("settled", { id, fn: p.fn }); p.reject(err); }
   pending.clear(); // queued calls are pending too
   queued.length = 0;

@@ -66,18 +66,21 @@ export function precision(x, digits) {
 }
 
 // ---- plural forms and {name} filling -------------------------------------------------------
+// The form follows the number as shown: "1.00 nats", ru "1,00 ната" (CLDR counts the visible
+// decimals), so a number written with d decimals is chosen with d decimals.
 const pluralRules = new Map();
-function pluralOf(n) {
-  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
-  return pluralRules.get(lang).select(n);
+function pluralOf(n, digits = 0) {
+  const k = `${lang}:${digits}`;
+  if (!pluralRules.has(k)) pluralRules.set(k, new Intl.PluralRules(lang, { minimumFractionDigits: digits }));
+  return pluralRules.get(k).select(n);
 }
 
 const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 // One argument as text: numbers as the language writes them, a nested message (an error's
 // payload inside another) rendered in turn, strings as they are.
-// {value, fixed: d} is a number with d decimals; {num, text} a number already written (plural
-// forms choose by num).
+// {value, fixed: d} is a number with d decimals; {num, text, digits} a number already written
+// (plural forms choose by num, shown with `digits` decimals).
 function argText(v) {
   if (typeof v === "number") return Number.isFinite(v) ? plain(v) : "–";
   if (Array.isArray(v)) return v.map(argText).join("; ");
@@ -103,8 +106,9 @@ function fill(template, args, esc) {
       byCat[f.slice(0, i)] = f.slice(i + 1);
     }
     const n = v && typeof v === "object" ? (v.num ?? v.value) : Number(v);
-    const form = byCat[pluralOf(n)] ?? byCat.other ?? "";
-    return form.replace(/#/g, text);
+    const digits = v && typeof v === "object" ? (v.fixed ?? v.digits ?? 0) : 0;
+    const form = byCat[pluralOf(n, digits)] ?? byCat.other ?? "";
+    return form.replace(/#/g, () => text);
   });
 }
 
@@ -166,9 +170,12 @@ function remember(l) {
 }
 
 // Load a language's text and make it the page's. Throws (with the file named) if it cannot load.
+let switches = 0; // a later switch wins over an earlier one whose file arrives after it
 export async function setLang(l, { first = false, keep = true } = {}) {
   if (!LANGS.includes(l)) l = "en";
+  const mine = ++switches;
   const d = await fetchDict(l);
+  if (mine !== switches) return;
   const changed = l !== lang || first;
   lang = l;
   dict = d;

@@ -2,7 +2,7 @@
 // reader typed last time, and keep a Stop control for anything that runs long.
 import * as engine from "./engine.js";
 import { el, typesetAll, setText } from "./ui.js";
-import { startLang, setLang, onLang, t, LANGS, LANG_NAMES, currentLang } from "./i18n.js";
+import { startLang, setLang, onLang, t, has, LANG_NAMES, currentLang } from "./i18n.js";
 import { persistInputs } from "./persist.js";
 import { mountKernelCheck } from "./widgets/kernel-check.js";
 import { mountSamplerPanel } from "./widgets/sampler-panel.js";
@@ -90,7 +90,8 @@ function stopBar() {
   const show = () => {
     bar.hidden = slow.size === 0;
     if (slow.size) {
-      const what = [...new Set(slow.values())].map((fn) => t(`ui.endpoint.${fn}`)).join(t("fmt.list_comma"));
+      const name = (fn) => (has(`ui.endpoint.${fn}`) ? t(`ui.endpoint.${fn}`) : t("ui.endpoint.other"));
+      const what = [...new Set(slow.values())].map(name).join(t("fmt.list_comma"));
       msg.textContent = t("ui.still_working", { what });
     }
   };

@@ -57,7 +57,9 @@ export function tokenLabel(text) {
 const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹", "+": "" };
 const bad = (x) => x == null || !Number.isFinite(x);
 // a number that picks a plural form by its value and shows as `text`
-const counted = (num, text) => ({ num, text });
+const counted = (num, text, digits = decimals(num)) => ({ num, text, digits });
+// how many decimals a number shows when written as it is (3.1 -> 1), for its plural form
+export const decimals = (x) => (String(x).split(".")[1] || "").length;
 
 // 2.1 × 10⁻⁸ (a number too small for a percentage to read)
 export function fmtTenPower(x) {
@@ -100,7 +102,7 @@ export const fmtTimes = (r) => (bad(r) ? "–" : t("fmt.times", { n: counted(r <
 export const fmtCount = (x) => (bad(x) ? "–" : fixed(Math.round(x), 0));
 // effective choices (e^H): one decimal below 100, then a whole number
 export const fmtEff = (x) => (bad(x) ? "–" : x < 99.95 ? fixed(x, 1) : fixed(Math.round(x), 0));
-export const fmtNats = (x) => (bad(x) ? "–" : t("fmt.nats", { n: counted(Number(x.toFixed(2)), fixed(x, 2)) }));
+export const fmtNats = (x) => (bad(x) ? "–" : t("fmt.nats", { n: counted(Number(x.toFixed(2)), fixed(x, 2), 2) }));
 export const fmtFixed = (digits) => (x) => (bad(x) ? "–" : fixed(x, digits));
 export const fmtShare = (x) => (bad(x) ? "–" : pct(fixed(Math.round(100 * x), 0)));
 export const fmtInterval = ([a, b]) => t("fmt.interval", { a: a === 0 ? fixed(0, 0) : fixed(a, 3), b: fixed(b, 3) });
@@ -132,6 +134,7 @@ export function tokList(texts) {
 // is hundreds of milliseconds of main-thread work on a slow machine, at the moment Python is
 // starting in the worker and the control panel wants to draw. Until then a formula shows its
 // TeX source (real text, so find-in-page and screen readers still have it).
+let mathObserver = null;
 export function typesetAll(root) {
   const render = (n) => {
     if (n.dataset.tex) return;
@@ -142,10 +145,13 @@ export function typesetAll(root) {
     if (!window.katex) return;
     const nodes = root.querySelectorAll(".math, .math-block");
     if (!window.IntersectionObserver) { nodes.forEach(render); return; }
-    const io = new IntersectionObserver((entries) => {
-      for (const en of entries) if (en.isIntersecting) { io.unobserve(en.target); render(en.target); }
+    // one observer for the page; a pass over the whole document (after a language switch
+    // replaced the prose) drops what it watched, formulas no longer in the page among them
+    if (!mathObserver) mathObserver = new IntersectionObserver((entries) => {
+      for (const en of entries) if (en.isIntersecting) { mathObserver.unobserve(en.target); render(en.target); }
     }, { rootMargin: "1200px 0px" });
-    nodes.forEach((n) => { if (!n.dataset.tex) io.observe(n); });
+    if (root === document) mathObserver.disconnect();
+    nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n); });
   };
   if (window.katex) run();
   else window.addEventListener("load", run, { once: true });
@@ -184,8 +190,9 @@ export function fieldError(control, msg) {
 }
 
 // Read a number box. Returns the number, or null after showing why beside the box: an empty box
-// is a message, never 0. `label` is the box's name as a text key (or a function giving it).
-export function readNumber(input, { label, min = -Infinity, max = Infinity, integer = false, allowZero = true }) {
+// is a message, never 0. `label` is the box's name as a text key (or a function giving it);
+// `id`: the number names something (a seed), so its limits are written as plain digits.
+export function readNumber(input, { label, min = -Infinity, max = Infinity, integer = false, allowZero = true, id = false }) {
   const raw = input.value.trim();
   const v = Number(raw);
   let key = "";
@@ -195,7 +202,8 @@ export function readNumber(input, { label, min = -Infinity, max = Infinity, inte
   else if (v < min || v > max) key = "ui.num.range";
   else if (!allowZero && v === 0) key = "ui.num.no_zero";
   const name = () => (typeof label === "function" ? label() : t(label));
-  fieldError(input, key ? () => t(key, { label: name(), raw, min, max }) : "");
+  const lim = (x) => (id ? { text: String(x) } : x);
+  fieldError(input, key ? () => t(key, { label: name(), raw, min: lim(min), max: lim(max) }) : "");
   return key ? null : v;
 }
 
@@ -205,15 +213,15 @@ export function errorText(e) {
   if (!e) return t("ui.err.unknown");
   if (e.key) return t(`err.${e.key}`, e.args || {});
   if (e.type === "Stopped") return e.message;
-  if (e.type && e.type !== "WorkerError" && e.type !== "InputError") {
-    return t("ui.err.unexpected", { type: e.type });
-  }
+  // an exception in Python or the worker (a bug, or a broken file): its words are the
+  // programmer's, in English; the reader gets a sentence in their language, the console the rest
+  if (e.type && e.type !== "InputError") return t("ui.err.unexpected", { type: e.type });
   return e.message || String(e);
 }
 
 // Words for errors that are not about one field. An unexpected exception is logged in full once.
 export function friendly(e) {
-  if (e && e.type && !e.key && !["WorkerError", "InputError", "Stopped"].includes(e.type) && !e.logged) {
+  if (e && e.type && !e.key && !["InputError", "Stopped"].includes(e.type) && !e.logged) {
     e.logged = true;
     console.error(`[decodelab] ${e.type}: ${e.message}\n${e.trace || ""}`);
   }

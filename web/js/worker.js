@@ -51,6 +51,8 @@ class Msg extends Error {
     this.args = args;
   }
 }
+// a model as the reader reads it ("the draft model", ru «черновая модель»)
+const modelName = (name) => ({ key: `model.name.${name}` });
 // an error as a message argument: ours as {key, args}, anything else in the browser's own words
 const reason = (e) => (e && e.key ? { key: `err.${e.key}`, args: e.args } : String((e && e.message) || e).split("\n")[0]);
 const fetchWhy = (e) => (e.name === "AbortError" ? { key: "err.fetch_timeout", args: { s: FETCH_TIMEOUT_MS / 1000 } } : reason(e));
@@ -272,7 +274,7 @@ async function boot() {
   const load = async (name, bytesP) => {
     pyodide.FS.writeFile(`/models/${name}.dlm`, await bytesP);
     const r = JSON.parse(dispatch("load_models", JSON.stringify({ paths: { [name]: `/models/${name}.dlm` } })));
-    if (!r.ok) throw r.error.key ? new Msg(r.error.key, r.error.args) : new Msg("model_bad", { model: name, why: r.error.message });
+    if (!r.ok) throw r.error.key ? new Msg(r.error.key, r.error.args) : new Msg("model_bad", { model: modelName(name), why: r.error.message });
     return r.result[name];
   };
   const models = { main: await load("main", mainP) };
@@ -284,7 +286,7 @@ async function boot() {
   const loadOnNeed = (name) => {
     if (!lazy[name]) {
       lazy[name] = (async () => {
-        if (!info.models[name]) throw new Msg("model_not_in_build", { model: name });
+        if (!info.models[name]) throw new Msg("model_not_in_build", { model: modelName(name) });
         models[name] = await load(name, modelP(name));
       })();
       lazy[name].catch((e) => self.postMessage({ type: "optional", what: name, ...payload(e) }));
@@ -314,7 +316,7 @@ async function boot() {
         reply = run();
       } catch (e) {
         reply = { ok: false, error: { type: "InputError", field: "model", key: "model_load_failed",
-                                      args: { model: missing, why: reason(e) }, message: e.message } };
+                                      args: { model: modelName(missing), why: reason(e) }, message: e.message } };
       }
     }
     self.postMessage({ id, ...reply });

@@ -34,7 +34,7 @@ export function mountFourTemps(root) {
   async function body() {
     // every box is checked and keeps its own message: a bad first column is not hidden by a good fourth
     const ts = temps.map((x, i) => readNumber(x, { label: () => t("w1.ft.column", { n: i + 1 }), min: 0, max: 3 }));
-    const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true });
+    const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true, id: true });
     if (ts.includes(null) || sd == null) return;
     clearErrors({ prompt });
     const r = await call("ch1_four", { prompt: prompt.value, temps: ts, seed: sd, n: 40 });

@@ -68,7 +68,7 @@ export function mountPlayground(root, { panel }) {
     const cur = panel && panel.current();
     if (!cur) { setStatus(out, () => t("w1.pg.fix_panel"), true); return; }
     const n = readNumber(length, { label: "w1.pg.length_label", min: 20, max: 400, integer: true });
-    const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true });
+    const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true, id: true });
     if (n == null || sd == null) return;
     const toks = await call("ch1_tokenize", { prompt: cur.prompt });
     const r = await call("ch1_draw", { prompt: cur.prompt, settings: cur.settings, seed: sd, n, stop_at_end: !pastEnd.checked,

@@ -107,7 +107,7 @@ export function mountSamplerPanel(root) {
     const t0 = performance.now();
     try {
       // a bad seed box shows its message and leaves the rest of the panel working
-      const sd = seed.value.trim() === "" ? null : readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true });
+      const sd = seed.value.trim() === "" ? null : readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true, id: true });
       const args = { prompt: prompt.value, settings: s, extra: state.drawn };
       if (sd != null) args.seed = sd;
       const v = await call("ch1_view", args);
@@ -200,7 +200,7 @@ export function mountSamplerPanel(root) {
   function draw(n) {
     return once(async () => {
       const s = settings();
-      const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true });
+      const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true, id: true });
       if (!s || sd == null) return;
       const mine = edits;
       // one stream per text: the draw goes on past the numbers the drawn tokens used, so ten

@@ -1,6 +1,6 @@
 // The speculative sampling rule on editable p and q, and the 729-pair exactness gate.
 import { call } from "../engine.js";
-import { el, fmt, clearErrors, latest, serial, showError, whenSeen } from "../ui.js";
+import { el, fmt, fmtTenPower, clearErrors, latest, serial, showError, whenSeen } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import { announce } from "../ch3-events.js";
 
@@ -9,7 +9,7 @@ import { announce } from "../ch3-events.js";
 export const DEFAULT_PAIR = { labels: ["girl", "boy", "dog", "cat"], p: [0.5, 0.3, 0.15, 0.05], q: [0.6, 0.25, 0.1, 0.05] };
 
 // 2.2e-16, the mantissa as the language writes it
-const sci = (x) => { const [m, e] = x.toExponential(1).split("e"); return `${fixed(Number(m), 1)}e${e}`; };
+const sci = (x) => (x === 0 ? fixed(0, 0) : fmtTenPower(x)); // 2,2 × 10⁻¹⁶ in every language
 
 export function mountSamplingRule(root) {
   const p = el("input", { type: "text", id: "sr-p", value: DEFAULT_PAIR.p.join(", "), size: 28, maxlength: 1000, "t-aria-label": "w3.sr.p_aria" });

@@ -52,8 +52,12 @@ let openPop = null; // [pop, fill]: the popover on screen and how to write it ag
 
 onLang(() => {
   for (const s of document.querySelectorAll(".tok[data-p]")) label(s);
-  if (openPop && openPop[0].isConnected) openPop[1]();
-  else openPop = null;
+  if (openPop && openPop[0].isConnected) {
+    // writing it again replaces its buttons: keep the keyboard where it was (Escape still closes)
+    const had = openPop[0].contains(document.activeElement);
+    openPop[1]();
+    if (had) openPop[0].focus();
+  } else openPop = null;
 });
 
 // d: {id, text, p (final probability), top: [[id, p before the filters, q after, text]], survivors}.
