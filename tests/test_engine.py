@@ -53,9 +53,14 @@ def test_logits_match_numpy_reference(engine, ref_weights, text, fast):
     diff = np.abs(got - ref)
     if fast:
         # the reference rounds activations in float64, the kernel in float32: where a value sits on
-        # a rounding boundary one activation moves by a whole step and the difference carries on
-        # (model v2: up to 0.12 in one logit, 0.009 on average over one prompt); the top token agrees
-        assert diff.max() <= 0.2 and diff.mean() <= 0.02
+        # a rounding boundary one activation moves by a whole step, and from that position on the
+        # difference carries on through the cache (model v3, "The dog ran…": exact up to position 5,
+        # then up to 0.42 in one logit). So: exact until the first flip, bounded after it, and the
+        # top token agrees everywhere
+        rows = diff.max(1)
+        first = int(np.argmax(rows > 1e-4)) if (rows > 1e-4).any() else len(rows)
+        assert rows[:first].max(initial=0) <= 1e-4
+        assert diff.max() <= 0.5 and diff.mean() <= 0.05
         assert (got.argmax(1) == ref.argmax(1)).all()
     else:
         assert diff.max() <= 1e-4

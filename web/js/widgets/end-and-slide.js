@@ -11,7 +11,8 @@ export function mountEndAndSlide(root) {
   const runEnd = el("button", { id: "es-end", t: "w1.es.run_end" });
   const runLong = el("button", { id: "es-long", class: "secondary", t: "w1.es.run_long" });
   const out = el("div", { class: "readout", id: "es-out", role: "status" });
-  const text = el("div", { class: "gen-text small", id: "es-text" });
+  // it scrolls when the story is long: focusable, so keyboard users can scroll it too
+  const text = el("div", { class: "gen-text small", id: "es-text", tabindex: 0, role: "region", "t-aria-label": "w1.es.text_aria" });
   root.append(el("h3", { t: "w1.es.title" }), el("div", { class: "controls" }, runEnd, runLong), out, text);
   const prompt = "Once upon a time, there was a little fox.";
   const once = serial([runEnd, runLong], out);
