@@ -1,7 +1,7 @@
 // The speculative cost model: sliders and presets -> ch3_model (Python) -> formula, figures, speedup curve.
 import { call } from "../engine.js";
 import { el, fmt, tex, sliderRow, readNumber, setStatus, showError, fieldError, setText } from "../ui.js";
-import { t, fixed, onLang, currentLang } from "../i18n.js";
+import { t, fixed, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { announce } from "../ch3-events.js";
 
@@ -50,8 +50,7 @@ export function mountCostModel(root) {
   const peak = el("div", { class: "readout", id: "cm-peak" });
   const status = el("div", { class: "status", role: "status" });
   root.append(presets, origin, grid, formula, figures, el("div", { class: "chart-box" }, canvas), peak, status);
-  const chart = lineChart(canvas, { xTitle: t("w3.cm.x_title"), yTitle: t("w3.cm.y_title"), yMin: 0 });
-  if (chart.chart) chart.chart.options.locale = currentLang();
+  const chart = lineChart(canvas, { xTitle: () => t("w3.cm.x_title"), yTitle: () => t("w3.cm.y_title"), yMin: 0 });
   let last = null; // the latest result, drawn again after a language switch
 
   let busy = false, again = false;
@@ -102,15 +101,7 @@ export function mountCostModel(root) {
       (s.best_at_end ? " " + t("w3.cm.peak_end") : "");
     peak.dataset.best = s.best_gamma;
   }
-  onLang(() => {
-    if (chart.chart) {
-      chart.chart.options.locale = currentLang();
-      chart.chart.options.scales.x.title.text = t("w3.cm.x_title");
-      chart.chart.options.scales.y.title.text = t("w3.cm.y_title");
-    }
-    if (last) render(last);
-    else if (chart.chart) chart.chart.update("none");
-  });
+  onLang(() => { if (last) render(last); }); // the chart's axes and numbers: charts.js
   // the live pair's "use these numbers" button: measured α and costs, at the γ they were measured at
   // note: {key, args}, the text saying where the numbers came from
   function importMeasured({ alpha, gamma, c_draft, c_verify, c_verify_slope = 0, note }) {

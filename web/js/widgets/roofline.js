@@ -3,7 +3,7 @@
 // (its datasheet, hardware.js), with our model and a large model placed on them.
 import { call } from "../engine.js";
 import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
-import { t, plain, onLang, currentLang } from "../i18n.js";
+import { t, plain, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { announce } from "../ch3-events.js";
 import { H100_SXM, FLOP_PER_MAC } from "../hardware.js";
@@ -18,10 +18,9 @@ export function mountRoofline(root) {
   const canvas = el("canvas", { id: "rf-chart", height: 320, role: "img", "t-aria-label": "w3.rf.chart_aria" });
   const out = el("div", { class: "readout", id: "rf-out" });
   root.append(el("div", { class: "chart-box", style: { height: "340px" } }, canvas), out, el("div", { class: "controls" }, run), status);
-  const chart = lineChart(canvas, { logX: true, logY: true, xTitle: t("w3.rf.x_title"), yTitle: t("w3.rf.y_title") });
+  const chart = lineChart(canvas, { logX: true, logY: true, xTitle: () => t("w3.rf.x_title"), yTitle: () => t("w3.rf.y_title") });
   if (chart.chart) { // powers of ten on both log axes, nothing between
     const pow10 = (v) => (Number.isInteger(Math.log10(v)) ? plain(v) : "");
-    chart.chart.options.locale = currentLang();
     chart.chart.options.scales.x.ticks = { callback: pow10, autoSkip: false, maxRotation: 0 };
     chart.chart.options.scales.y.ticks = { callback: pow10 };
   }
@@ -45,15 +44,7 @@ export function mountRoofline(root) {
         gmacs: fmt(g, 1) }) }),
       el("div", { text: t("w3.rf.ridges", { cache: fmt(g / bc, 2), dram: fmt(g / bd, 2), h100: fmt(hg / hb, 0) }) }));
   }
-  onLang(() => {
-    if (chart.chart) {
-      chart.chart.options.locale = currentLang();
-      chart.chart.options.scales.x.title.text = t("w3.rf.x_title");
-      chart.chart.options.scales.y.title.text = t("w3.rf.y_title");
-    }
-    if (last) render(last);
-    else if (chart.chart) chart.chart.update("none");
-  });
+  onLang(() => { if (last) render(last); }); // the chart's axes and numbers: charts.js
   const once = serial([run], status);
   const measure = () => once(async () => {
     setStatus(status, () => t("w3.rf.status"));

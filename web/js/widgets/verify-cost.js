@@ -4,7 +4,7 @@
 // medians and ranges (ch3_verify_summary), drawn beside the premise's flat line and the line γ+1.
 import { call } from "../engine.js";
 import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
-import { t, fixed, onLang, currentLang } from "../i18n.js";
+import { t, fixed, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { announce } from "../ch3-events.js";
 
@@ -16,8 +16,7 @@ export function mountVerifyCost(root) {
   const canvas = el("canvas", { id: "vc-chart", height: 220, role: "img", "t-aria-label": "w3.vc.chart_aria" });
   const out = el("div", { class: "readout", id: "vc-out" });
   root.append(el("div", { class: "chart-box", style: { height: "280px" } }, canvas), out, el("div", { class: "controls" }, run), status);
-  const chart = lineChart(canvas, { xTitle: t("w3.vc.x_title"), yTitle: t("w3.vc.y_title"), yMin: 0 });
-  if (chart.chart) chart.chart.options.locale = currentLang();
+  const chart = lineChart(canvas, { xTitle: () => t("w3.vc.x_title"), yTitle: () => t("w3.vc.y_title"), yMin: 0 });
   let last = null; // the latest summary, drawn again after a language switch
   function render(s) {
     const rows = s.rows, pts = (f) => rows.map((r) => ({ x: r.gamma, y: r[f] }));
@@ -37,15 +36,7 @@ export function mountVerifyCost(root) {
         ? t("w3.vc.saving", { pct: t("fmt.pct", { x: fixed(100 * s.block_saving, 0) }) }) : t("w3.vc.no_saving")) }),
       el("div", { text: t("w3.vc.best", { best: fmt(s.best, 2), gamma: s.best_gamma }) }));
   }
-  onLang(() => {
-    if (chart.chart) {
-      chart.chart.options.locale = currentLang();
-      chart.chart.options.scales.x.title.text = t("w3.vc.x_title");
-      chart.chart.options.scales.y.title.text = t("w3.vc.y_title");
-    }
-    if (last) render(last);
-    else if (chart.chart) chart.chart.update("none");
-  });
+  onLang(() => { if (last) render(last); }); // the chart's axes and numbers: charts.js
   const once = serial([run], status);
   const measure = () => once(async () => {
     const batches = [];
