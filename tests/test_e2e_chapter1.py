@@ -211,7 +211,11 @@ def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site
                 assert 3 <= n <= 4
                 continue
             assert wid in FILLED, f"widget #{wid} has no check of what it shows"
-            pg.wait_for_selector(FILLED[wid], timeout=60_000)
+            try:
+                pg.wait_for_selector(FILLED[wid], timeout=60_000)
+            except Exception:  # say what the widget showed instead (a rare failure here, not yet understood)
+                shown = pg.evaluate("(id) => document.getElementById(id).innerText.slice(0, 600)", wid)
+                raise AssertionError(f"#{wid} did not fill in 60 s; it shows: {shown!r}") from None
         # every live number of the chapter (the 700-token run's keys say to press its button)
         pg.wait_for_function("() => [...document.querySelectorAll('#ch1 [data-live]')].every(n => n.textContent.trim() "
                              "&& n.textContent.trim() !== '…')", timeout=60_000)
