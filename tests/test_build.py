@@ -143,8 +143,18 @@ def test_build_info_describes_the_snapshot_it_ships():
     digest = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()[:16]  # noqa: E731
     assert snap["stdlib_sha256"] == digest(WEB / snap["stdlib"])
     assert snap["package_sha256"] == info["package_sha256"] == digest(WEB / "wheels" / "decodelab.zip")
-    mem = gzip.decompress((WEB / snap["file"]).read_bytes())
-    assert len(mem) == snap["memory_bytes"]
+    # the file holds the memory's pages that are not all zeros, run after run (the worker puts
+    # them back at their offsets in a zeroed buffer): the runs are in order, page-aligned, apart
+    packed = gzip.decompress((WEB / snap["file"]).read_bytes())
+    runs = snap["runs"]
+    assert sum(n for _, n in runs) == len(packed) < snap["memory_bytes"]
+    assert all(at % 4096 == 0 and at + n <= snap["memory_bytes"] for at, n in runs)
+    assert all(a + n < b for (a, n), (b, _) in zip(runs, runs[1:]))
+    mem = bytearray(snap["memory_bytes"])
+    src = 0
+    for at, n in runs:
+        mem[at:at + n] = packed[src:src + n]
+        src += n
     # Pyodide's header holds the build id at bytes 16-48, as eight little-endian 32-bit words
     words = bytes.fromhex(snap["pyodide_build_id"])
     assert mem[16:48] == b"".join(words[i:i + 4][::-1] for i in range(0, 32, 4))

@@ -196,3 +196,26 @@ def test_a_warmed_tokenizer_is_the_one_every_engine_of_that_file_gets():
     finally:
         bundle._TOKENIZERS.clear()
         bundle._TOKENIZERS.update(saved)
+
+
+def test_start_up_fetches_pyodide_once_and_chart_js_only_for_a_chart(browser, site):
+    """The worker compiles pyodide.asm.wasm itself while the snapshot downloads and hands the
+    module to Pyodide, whose own request for the file is answered in the worker: one download.
+    Chart.js is not part of the start-up: the first chart, made after the first distribution is
+    drawn, brings it, and draws."""
+    ctx, pg = guarded_page(browser, site)
+    urls = []
+    ctx.on("request", lambda r: urls.append(r.url))  # the worker's requests too
+    open_ready(pg)
+    pg.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates")
+    assert pg.evaluate("() => document.body.dataset.pythonStart") == "snapshot"
+    assert len([u for u in urls if "pyodide.asm.wasm" in u]) == 1
+    asked = pg.evaluate("() => performance.getEntriesByType('resource').filter((e) => e.name.includes('chart.umd'))"
+                        ".map((e) => e.startTime)")
+    assert all(at > pg.evaluate("() => window.__firstDistributionAt") for at in asked)
+    pg.eval_on_selector("#cost-model", "e => e.scrollIntoView({block: 'center'})")
+    pg.wait_for_function("() => window.Chart && window.Chart.getChart(document.querySelector('#cm-curve'))"
+                         "?.data.datasets.length > 0", timeout=60_000)
+    assert len([u for u in urls if "chart.umd" in u]) == 1
+    assert pg.console_errors == []
+    ctx.close()

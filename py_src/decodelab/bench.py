@@ -89,9 +89,14 @@ def bench_kernel(web: Path, json_path: Path | None, rounds: int = 5) -> dict:
 
 # ---- startup --------------------------------------------------------------------------------------
 
-def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_000) -> dict:
-    """Navigate; time navigation -> worker ready and -> the panel's first distribution drawn, and
-    count the bytes that came over the network (the page's and the worker's requests)."""
+def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_000, count_bytes: bool = False) -> dict:
+    """Navigate; time navigation -> worker ready and -> the panel's first distribution drawn (the
+    page's own clock: window.__readyAt, __firstDistributionAt). With count_bytes, also count the
+    bytes that came over the network (the page's and the worker's requests). That count asks the
+    browser for each request's sizes over the DevTools protocol while the page starts, which costs
+    the page CPU time (about 50 ms on a 2-core machine), so timed loads do not count bytes: the
+    bytes come from a load of their own. The waits poll every 100 ms rather than every frame, for
+    the same reason; the times are the page's own, so the polling does not round them."""
     sizes = []
 
     def done(req):
@@ -101,12 +106,14 @@ def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_00
         except Exception:  # a request that failed or was served from memory has no sizes
             pass
 
-    page.context.on("requestfinished", done)  # the context hears the worker's requests too
+    if count_bytes:
+        page.context.on("requestfinished", done)  # the context hears the worker's requests too
     page.goto(url + path)
-    page.wait_for_function("() => document.body.dataset.ready", timeout=timeout)
-    page.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates", timeout=timeout)
-    page.wait_for_timeout(300)  # let the last requests report
-    page.context.remove_listener("requestfinished", done)
+    page.wait_for_function("() => document.body.dataset.ready", timeout=timeout, polling=100)
+    page.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates", timeout=timeout, polling=100)
+    if count_bytes:
+        page.wait_for_timeout(300)  # let the last requests report
+        page.context.remove_listener("requestfinished", done)
     t = page.evaluate("""() => {
         const nav = performance.getEntriesByType('navigation')[0];
         return {ready_ms: window.__readyAt, first_ms: window.__firstDistributionAt,
@@ -115,12 +122,14 @@ def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_00
                 worker_created_ms: window.__decodelabWorkerAt,
                 python: document.body.dataset.pythonStart, marks: window.__bootMarks};
     }""")
-    t["bytes"] = sum(sizes)
-    t["requests"] = len(sizes)
+    if count_bytes:
+        t["bytes"] = sum(sizes)
+        t["requests"] = len(sizes)
     return t
 
 
-def _cold_and_repeat(browser, url: str, path: str, n: int) -> tuple[list, list]:
+def _cold_and_repeat(browser, url: str, path: str, n: int) -> tuple[list, list, dict]:
+    """n cold loads, n repeat visits (timed), and one cold load and one repeat that count bytes."""
     cold, warm = [], []
     for _ in range(n):
         ctx = browser.new_context()
@@ -128,11 +137,12 @@ def _cold_and_repeat(browser, url: str, path: str, n: int) -> tuple[list, list]:
         ctx.close()
     ctx = browser.new_context()
     page = ctx.new_page()
-    _first_distribution(page, url, path)
+    counted = {"cold": _first_distribution(page, url, path, count_bytes=True)}
     for _ in range(n):
         warm.append(_first_distribution(page, url, path))
+    counted["repeat"] = _first_distribution(page, url, path, count_bytes=True)
     ctx.close()
-    return cold, warm
+    return cold, warm, counted
 
 
 def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
@@ -148,15 +158,15 @@ def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
     data = {}
     with chromium(web) as (browser, url):
         for name, path in (("snapshot", "/"), ("fallback", "/?snapshot=0")):
-            cold, warm = _cold_and_repeat(browser, url, path, n)
+            cold, warm, counted = _cold_and_repeat(browser, url, path, n)
             paths = {r["python"] for r in cold + warm}
             d = data[name] = {
                 "python_start": sorted(paths),
                 "cold_first_distribution_s": med(cold, "first_ms"), "cold_ready_s": med(cold, "ready_ms"),
                 "repeat_first_distribution_s": med(warm, "first_ms"), "repeat_ready_s": med(warm, "ready_ms"),
                 "cold_first_distribution_range_s": [min(r["first_ms"] for r in cold) / 1000, max(r["first_ms"] for r in cold) / 1000],
-                "cold_bytes": statistics.median(r["bytes"] for r in cold),
-                "repeat_bytes": statistics.median(r["bytes"] for r in warm),
+                "cold_bytes": counted["cold"]["bytes"], "cold_requests": counted["cold"]["requests"],
+                "repeat_bytes": counted["repeat"]["bytes"],
                 "cold_all": cold, "repeat_all": warm, "stages_first_cold": cold[0]["stages"]}
             print(f"[{name}: Python {'/'.join(paths)}] navigation -> first distribution drawn, median of {n}: "
                   f"cold {d['cold_first_distribution_s']:.2f} s (range {d['cold_first_distribution_range_s'][0]:.2f}-"
@@ -167,7 +177,7 @@ def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
                   f"{med(cold, 'dom_ms'):.2f} s, mounting the widgets took {med(cold, 'mount_ms') * 1000:.0f} ms (cold medians)")
             marks = {k: statistics.median(r["marks"][k] for r in cold if r.get("marks") and k in r["marks"])
                      for k in (cold[0].get("marks") or {})}
-            print(f"[{name}] worker milestones, ms since it started (cold medians):",
+            print(f"[{name}] worker milestones, ms since navigation (cold medians):",
                   ", ".join(f"{k} {v:.0f}" for k, v in marks.items()))
             print(f"[{name}] stages of the first cold load (s since the worker started):",
                   ", ".join(f"{k} {v:.2f}" for k, v in (cold[0]["stages"] or {}).items()))

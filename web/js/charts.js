@@ -3,6 +3,11 @@
 // The axis numbers follow the page's language (decimal comma in ru and vi); an axis title may be
 // a function giving the text (t(KEY)), written again after a language switch. Series and line
 // labels come with each set(): a widget calls set() again after a switch.
+//
+// Chart.js (200 KB) is loaded when the first chart is made, not with the page: every chart lives
+// below the first screen, and evaluating the library at load competed with Python's start-up for
+// the cores. A chart handle takes set() and configure() at once; until the library is in, it
+// keeps the latest set() and every configure(), and applies them when the chart is made.
 import { currentLang, onLang } from "./i18n.js";
 
 const charts = []; // [chart, xTitle, yTitle]
@@ -16,9 +21,47 @@ onLang((lang) => {
   }
 });
 
-export function lineChart(canvas, { logX = false, logY = false, xTitle = "", yTitle = "", xMin, yMin } = {}) {
-  const Chart = window.Chart;
-  if (!Chart) return { set() {}, chart: null };
+let library = null;
+// Chart.js as a promise of window.Chart (null if the file cannot be loaded: charts stay empty)
+export function loadChartJs() {
+  library ??= new Promise((resolve) => {
+    if (window.Chart) { resolve(window.Chart); return; }
+    const script = document.createElement("script");
+    script.src = new URL("vendor/chart.umd.min.js", document.baseURI).href;
+    script.onload = () => resolve(window.Chart || null);
+    script.onerror = () => resolve(null);
+    document.head.append(script);
+  });
+  return library;
+}
+
+export function lineChart(canvas, options = {}) {
+  let made = null; // makeChart's handle, once Chart.js is in
+  let lastSet = null;
+  const configures = [];
+  const handle = {
+    chart: null,
+    // fn(chart) adjusts Chart.js options (ticks, limits) before the next draw
+    configure(fn) {
+      if (made) fn(made.chart);
+      else configures.push(fn);
+    },
+    set(...args) {
+      if (made) made.set(...args);
+      else lastSet = args;
+    },
+    ready: loadChartJs().then((Chart) => {
+      if (!Chart) return;
+      made = makeChart(Chart, canvas, options);
+      handle.chart = made.chart;
+      for (const fn of configures.splice(0)) fn(made.chart);
+      if (lastSet) made.set(...lastSet);
+    }),
+  };
+  return handle;
+}
+
+function makeChart(Chart, canvas, { logX = false, logY = false, xTitle = "", yTitle = "", xMin, yMin }) {
   const chart = new Chart(canvas.getContext("2d"), {
     type: "scatter",
     data: { datasets: [] },

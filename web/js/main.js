@@ -53,7 +53,10 @@ function bootUi() {
   engine.on("ready", (info) => {
     window.__readyAt = performance.now();
     window.__bootStages.ready = info.ms / 1000;
-    window.__bootMarks = info.marks; // the worker's milestones (bench startup)
+    // the worker's milestones (bench startup), in ms since the page's navigation like the rest
+    const shift = info.timeOrigin - performance.timeOrigin;
+    window.__bootMarks = Object.fromEntries(Object.entries(info.marks).map(([k, v]) => [k, Math.round(v + shift)]));
+    window.__bootMarks.ready_sent = Math.round(info.ms + shift);
     boot.classList.remove("failed");
     boot.classList.add("ready");
     setText(stageEl, "boot.ready", { s: { value: info.ms / 1000, fixed: 2 }, python: info.python,
@@ -118,7 +121,7 @@ function mountAll() {
   performance.mark("decodelab-mount"); // bench startup reports how long mounting the page takes
   bootUi();
   stopBar();
-  typesetAll(document);
+  typesetAll(document, { onScreen: true }); // the rest with the widgets below (mountRest)
   startCh3Live(); // chapter 3's (ch3-live.js): it listens before the widgets announce their first results
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
   // the naive loop's cell runs the very code the prose prints
@@ -152,13 +155,16 @@ function mountAll() {
     const r = n.getBoundingClientRect();
     return r.bottom > -window.innerHeight && r.top < 2 * window.innerHeight;
   };
-  for (const m of mounts) if (m[0] === "sampler-panel" || near(m[0])) mountOne(m);
+  // which widgets are near is read before any is mounted: one layout, not one per widget
+  const first = mounts.filter((m) => m[0] === "sampler-panel" || near(m[0]));
+  for (const m of first) mountOne(m);
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });
   let rest = null;
   const mountRest = () => {
     if (rest) return;
     rest = mounts.filter((m) => !document.getElementById(m[0])?.dataset.mounted);
+    typesetAll(document);
     const next = () => {
       const m = rest.shift();
       if (m) { mountOne(m); setTimeout(next, 0); return; }

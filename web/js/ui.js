@@ -134,8 +134,10 @@ export function tokList(texts) {
 // is hundreds of milliseconds of main-thread work on a slow machine, at the moment Python is
 // starting in the worker and the control panel wants to draw. Until then a formula shows its
 // TeX source (real text, so find-in-page and screen readers still have it).
+// While the page starts (onScreen), only the formulas on the screen are typeset; main.js asks
+// for the rest once the first distribution is drawn.
 let mathObserver = null;
-export function typesetAll(root) {
+export function typesetAll(root, { onScreen = false } = {}) {
   const render = (n) => {
     if (n.dataset.tex) return;
     n.dataset.tex = n.textContent;
@@ -144,6 +146,14 @@ export function typesetAll(root) {
   const run = () => {
     if (!window.katex) return;
     const nodes = root.querySelectorAll(".math, .math-block");
+    if (onScreen) {
+      const seen = [...nodes].filter((n) => { // every rectangle read first: one layout
+        const r = n.getBoundingClientRect();
+        return r.bottom > 0 && r.top < window.innerHeight && r.height > 0;
+      });
+      seen.forEach(render);
+      return;
+    }
     if (!window.IntersectionObserver) { nodes.forEach(render); return; }
     // one observer for the page; a pass over the whole document (after a language switch
     // replaced the prose) drops what it watched, formulas no longer in the page among them

@@ -130,11 +130,12 @@ async function loadComparisonKernels(info) {
 
 // ---- Python: restored from the build's memory snapshot, or started from scratch ------------------
 
-// The snapshot ships gzip-compressed (build.py says why) and is inflated by the browser's own
-// DecompressionStream as it downloads, straight into one buffer of the size the manifest gives
-// (no second copy). gzip's CRC is checked by the stream, so a damaged file fails here, not
-// inside Python. A server that already decoded it (Content-Encoding) hands over the raw
-// memory image, which is used as it is.
+// The snapshot ships as the memory's pages that are not all zeros, gzip-compressed (build.py
+// says why), run after run; the manifest lists the runs, [offset, length]. It is inflated by the
+// browser's own DecompressionStream as it downloads, and each run goes straight to its place in
+// one zeroed buffer of the memory's size (no second copy). gzip's CRC is checked by the stream,
+// so a damaged file fails here, not inside Python. A server that already decoded it
+// (Content-Encoding) hands over the runs uncompressed, which are placed the same way.
 async function fetchSnapshot(snap) {
   const name = snap.file.split("/").pop();
   const ctl = new AbortController();
@@ -149,16 +150,24 @@ async function fetchSnapshot(snap) {
     const gz = first[0] === 0x1f && first[1] === 0x8b;
     const reader = (gz ? body.pipeThrough(new DecompressionStream("gzip")) : body).getReader();
     const mem = new Uint8Array(snap.memory_bytes);
-    let at = 0;
+    const runs = snap.runs || [[0, snap.memory_bytes]];
+    let run = 0;
+    let [at, left] = runs[0];
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (at + value.length > mem.length) throw new Msg("snapshot_too_large");
-      mem.set(value, at);
-      at += value.length;
-      if (at === value.length) mark("snapshot_first_bytes");
+      if (!marks.snapshot_first_bytes) mark("snapshot_first_bytes");
+      for (let i = 0; i < value.length;) {
+        if (run === runs.length) throw new Msg("snapshot_too_large");
+        const n = Math.min(left, value.length - i);
+        mem.set(value.subarray(i, i + n), at);
+        i += n;
+        at += n;
+        left -= n;
+        if (left === 0 && ++run < runs.length) [at, left] = runs[run];
+      }
     }
-    if (at !== mem.length) throw new Msg("snapshot_incomplete");
+    if (run !== runs.length) throw new Msg("snapshot_incomplete");
     mark("snapshot_inflated");
     return mem;
   } catch (e) {
@@ -166,6 +175,59 @@ async function fetchSnapshot(snap) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+// Pyodide compiles its 9.6 MB of wasm only once the snapshot is in (it needs the snapshot's size
+// first), so the compile and the snapshot's download and inflate ran one after the other. Here
+// the compile starts with the worker and runs while the manifest and the snapshot download (on a
+// 2-core laptop, about 0.3 s off the start-up). Pyodide takes the compiled module through its
+// createPyodideModule option: we load its Emscripten factory ourselves and let Pyodide's
+// instantiateWasm add its own imports, answering its one instantiateStreaming call with our
+// module. Pyodide's own fetch of the same file (made when loadPyodide starts) is answered with an
+// empty body, so the 9.6 MB are not downloaded twice.
+function startPyodideWasm() {
+  const url = abs("pyodide/pyodide.asm.wasm");
+  const module = fetch(url).then(async (res) => {
+    if (!res.ok) throw new Msg("http", { status: res.status });
+    // compileStreaming needs the wasm MIME type; a server that sends another gets the plain compile
+    const compiled = await ((res.headers.get("Content-Type") || "").startsWith("application/wasm")
+      ? WebAssembly.compileStreaming(res) : WebAssembly.compile(await res.arrayBuffer()));
+    mark("pyodide_compiled");
+    return compiled;
+  }).catch((e) => { // a broken Pyodide fails both start-up paths alike: say so at once
+    throw Object.assign(new Msg("file_problem", { name: "pyodide.asm.wasm", why: fetchWhy(e) }), { fatal: true });
+  });
+  module.catch(() => {});
+  // Pyodide's JavaScript half (1.2 MB): evaluating it holds this thread for a while, so it is
+  // asked for once the snapshot's download is under way, not before (then the manifest waited)
+  let factory = null;
+  const loadFactory = () => (factory ??= import("../pyodide/pyodide.asm.mjs").then((m) => { mark("pyodide_js"); return m.default; }));
+  const createPyodideModule = async (settings) => {
+    const theirs = settings.instantiateWasm;
+    settings.instantiateWasm = (imports, done) => {
+      const real = WebAssembly.instantiateStreaming;
+      WebAssembly.instantiateStreaming = async (_empty, withTheirImports) => {
+        WebAssembly.instantiateStreaming = real;
+        const compiled = await module;
+        mark("pyodide_instantiate");
+        return { module: compiled, instance: await WebAssembly.instantiate(compiled, withTheirImports) };
+      };
+      return theirs(imports, done);
+    };
+    return (await loadFactory())(settings);
+  };
+  // loadPyodide with our module; it fails at once if the wasm could not be had (else Pyodide
+  // would wait for an instance that never comes)
+  const load = (options) => {
+    const realFetch = self.fetch;
+    self.fetch = (input, init) => (String(input instanceof Request ? input.url : input) === url
+      ? Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }))
+      : realFetch(input, init));
+    const py = loadPyodide({ ...options, createPyodideModule });
+    py.finally(() => { self.fetch = realFetch; }).catch(() => {});
+    return Promise.race([module.then(() => new Promise(() => {})), py]);
+  };
+  return { load, loadFactory };
 }
 
 function stdlibError(e, file = "python_stdlib.zip") {
@@ -176,8 +238,8 @@ function stdlibError(e, file = "python_stdlib.zip") {
 // build; otherwise start Python and import decodelab (the .pyc path, about half a second
 // slower), with a one-line notice saying why. Either way the package zip is written to the
 // file system (imports made later and tracebacks read it) and returned with Python running.
-async function startPython(infoP, packageP) {
-  const start = (extra) => withTimeout(loadPyodide({ indexURL: abs("pyodide/"), packages: [], ...extra }),
+async function startPython(infoP, packageP, wasm) {
+  const start = (extra) => withTimeout(wasm.load({ indexURL: abs("pyodide/"), packages: [], ...extra }),
     PYODIDE_TIMEOUT_MS, "pyodide");
   let notice = null;
   if (params.get("snapshot") !== "0") { // ?snapshot=0: from scratch (tests compare the two paths)
@@ -189,6 +251,7 @@ async function startPython(infoP, packageP) {
         return fetchSnapshot(info.snapshot);
       });
       snapshotP.catch(() => {}); // its failure is handled below, through loadPyodide
+      infoP.then(wasm.loadFactory, () => {});
       // the stdlib zip the snapshot was made over (its .py files: build.py says why)
       const stdLibURL = abs((await infoP).snapshot?.stdlib_url || "pyodide/python_stdlib.zip");
       const pyodide = await start({ _loadSnapshot: snapshotP, stdLibURL });
@@ -231,6 +294,7 @@ async function readManifest() {
 }
 
 async function boot() {
+  const wasm = startPyodideWasm(); // before anything: the compile is the longest single step
   progress("files", "reading the build manifest");
   const infoP = readManifest();
   infoP.catch(() => {});
@@ -238,7 +302,7 @@ async function boot() {
   // with it), before the kernel and model downloads: its start-up is the long pole.
   const packageP = infoP.then((info) => fetchBytes(abs(info.package), "package"));
   packageP.catch(() => {});
-  const pythonP = startPython(infoP, packageP);
+  const pythonP = startPython(infoP, packageP, wasm);
   pythonP.catch(() => {});
   const info = await infoP; // a missing or damaged manifest is the error to report, not Python's
   mark("manifest");
@@ -327,7 +391,7 @@ async function boot() {
   self.postMessage({
     type: "ready",
     info: { ...hello.result, models, kernelNotice: kernel.notice, ms: performance.now() - t0,
-            pythonStart: py.path, pythonNotice: py.notice, marks,
+            pythonStart: py.path, pythonNotice: py.notice, marks, timeOrigin: performance.timeOrigin,
             speedRace: !comparison.error },
   });
   for (const ev of early.splice(0)) self.onmessage(ev);

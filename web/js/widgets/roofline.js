@@ -19,11 +19,11 @@ export function mountRoofline(root) {
   const out = el("div", { class: "readout", id: "rf-out" });
   root.append(el("div", { class: "chart-box", style: { height: "340px" } }, canvas), out, el("div", { class: "controls" }, run), status);
   const chart = lineChart(canvas, { logX: true, logY: true, xTitle: () => t("w3.rf.x_title"), yTitle: () => t("w3.rf.y_title") });
-  if (chart.chart) { // powers of ten on both log axes, nothing between
+  chart.configure((c) => { // powers of ten on both log axes, nothing between
     const pow10 = (v) => (Number.isInteger(Math.log10(v)) ? plain(v) : "");
-    chart.chart.options.scales.x.ticks = { callback: pow10, autoSkip: false, maxRotation: 0 };
-    chart.chart.options.scales.y.ticks = { callback: pow10 };
-  }
+    c.options.scales.x.ticks = { callback: pow10, autoSkip: false, maxRotation: 0 };
+    c.options.scales.y.ticks = { callback: pow10 };
+  });
   let last = null; // the latest measurement, drawn again after a language switch
   function render(r) {
     const g = r.macs.gmacs, bc = r.cache.gbps, bd = r.dram.gbps;

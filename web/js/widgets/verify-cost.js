@@ -53,7 +53,8 @@ export function mountVerifyCost(root) {
     setStatus(status, "");
     const rows = s.rows;
     // a batch that met other work can spike far above the rest: keep the scale on the steady figures
-    if (chart.chart) chart.chart.options.scales.y.max = Math.ceil(Math.max(10, ...rows.map((r) => 1.3 * Math.max(r.block_best, r.steps_best))));
+    const yMax = Math.ceil(Math.max(10, ...rows.map((r) => 1.3 * Math.max(r.block_best, r.steps_best))));
+    chart.configure((c) => { c.options.scales.y.max = yMax; });
     last = s;
     render(s);
     out.dataset.slope = s.slope.toFixed(3);
