@@ -198,11 +198,12 @@ def test_a_warmed_tokenizer_is_the_one_every_engine_of_that_file_gets():
         bundle._TOKENIZERS.update(saved)
 
 
-def test_start_up_fetches_pyodide_once_and_chart_js_only_for_a_chart(browser, site):
+def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distribution(browser, site):
     """The worker compiles pyodide.asm.wasm itself while the snapshot downloads and hands the
     module to Pyodide, whose own request for the file is answered in the worker: one download.
-    Chart.js is not part of the start-up: the first chart, made after the first distribution is
-    drawn, brings it, and draws."""
+    Chart.js and KaTeX are not part of the start-up (no formula or chart is on the first screen):
+    they come after the first distribution is drawn; then a chart draws and a formula near the
+    screen is typeset."""
     ctx, pg = guarded_page(browser, site)
     urls = []
     ctx.on("request", lambda r: urls.append(r.url))  # the worker's requests too
@@ -210,9 +211,11 @@ def test_start_up_fetches_pyodide_once_and_chart_js_only_for_a_chart(browser, si
     pg.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates")
     assert pg.evaluate("() => document.body.dataset.pythonStart") == "snapshot"
     assert len([u for u in urls if "pyodide.asm.wasm" in u]) == 1
-    asked = pg.evaluate("() => performance.getEntriesByType('resource').filter((e) => e.name.includes('chart.umd'))"
-                        ".map((e) => e.startTime)")
+    asked = pg.evaluate("() => performance.getEntriesByType('resource').filter((e) => /chart\\.umd|katex\\.min\\.js/"
+                        ".test(e.name)).map((e) => e.startTime)")
     assert all(at > pg.evaluate("() => window.__firstDistributionAt") for at in asked)
+    pg.eval_on_selector("#ch1 .math-block", "e => e.scrollIntoView({block: 'center'})")
+    pg.wait_for_selector("#ch1 .math-block[data-tex] .katex", timeout=30_000)
     pg.eval_on_selector("#cost-model", "e => e.scrollIntoView({block: 'center'})")
     pg.wait_for_function("() => window.Chart && window.Chart.getChart(document.querySelector('#cm-curve'))"
                          "?.data.datasets.length > 0", timeout=60_000)

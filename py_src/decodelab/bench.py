@@ -145,7 +145,7 @@ def _cold_and_repeat(browser, url: str, path: str, n: int) -> tuple[list, list, 
     return cold, warm, counted
 
 
-def bench_startup(web: Path, json_path: Path | None, n: int = 5) -> dict:
+def bench_startup(web: Path, json_path: Path | None, n: int = 9) -> dict:
     """Cold (a new browser context: empty cache) and repeat visits (the same context, reloaded,
     so the browser's HTTP cache works: no request interception here, since Playwright's routing
     turns the cache off), for the page as shipped (Python restored from the memory snapshot)

@@ -1,7 +1,6 @@
 """Measurements shared by the page's endpoints and the benchmark commands (both runtimes)."""
 from __future__ import annotations
 
-import statistics
 import time
 
 from . import sampler as S
@@ -31,6 +30,8 @@ def generate_speed(e, n: int, mode: str, seed: int = 1) -> dict:
 
 def sampler_step_ms(e, n: int = 300) -> dict:
     """One sampler step at the default settings on real logits (the model is not run in the loop)."""
+    import statistics  # not at the top: the page's start-up without a snapshot would pay for it
+
     s = S.Settings()
     e.reset()
     logits = e.feed(e.tokenizer.encode(PROMPT))
@@ -47,6 +48,8 @@ def sampler_step_ms(e, n: int = 300) -> dict:
 
 
 def requant_ms(e) -> dict:
+    import statistics  # not at the top: the page's start-up without a snapshot would pay for it
+
     out = {}
     for scheme in ("row", "matrix", "group32"):
         for bits in (8, 6, 4, 3, 2):

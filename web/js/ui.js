@@ -134,42 +134,56 @@ export function tokList(texts) {
 // is hundreds of milliseconds of main-thread work on a slow machine, at the moment Python is
 // starting in the worker and the control panel wants to draw. Until then a formula shows its
 // TeX source (real text, so find-in-page and screen readers still have it).
-// While the page starts (onScreen), only the formulas on the screen are typeset; main.js asks
-// for the rest once the first distribution is drawn.
-let mathObserver = null;
-export function typesetAll(root, { onScreen = false } = {}) {
-  const render = (n) => {
-    if (n.dataset.tex) return;
-    n.dataset.tex = n.textContent;
-    window.katex.render(n.textContent, n, { displayMode: n.classList.contains("math-block"), throwOnError: false });
-  };
-  const run = () => {
-    if (!window.katex) return;
-    const nodes = root.querySelectorAll(".math, .math-block");
-    if (onScreen) {
-      const seen = [...nodes].filter((n) => { // every rectangle read first: one layout
-        const r = n.getBoundingClientRect();
-        return r.bottom > 0 && r.top < window.innerHeight && r.height > 0;
-      });
-      seen.forEach(render);
-      return;
-    }
-    if (!window.IntersectionObserver) { nodes.forEach(render); return; }
-    // one observer for the page; a pass over the whole document (after a language switch
-    // replaced the prose) drops what it watched, formulas no longer in the page among them
-    if (!mathObserver) mathObserver = new IntersectionObserver((entries) => {
-      for (const en of entries) if (en.isIntersecting) { mathObserver.unobserve(en.target); render(en.target); }
-    }, { rootMargin: "1200px 0px" });
-    if (root === document) mathObserver.disconnect();
-    nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n); });
-  };
-  if (window.katex) run();
-  else window.addEventListener("load", run, { once: true });
+// KaTeX itself (270 KB) is loaded by the first formula that needs it, not with the page: the
+// first screen holds no formula on a laptop or a phone, and evaluating the library at load
+// competed with Python's start-up. While the page starts (onScreen), only formulas that are on
+// the screen are typeset; main.js asks for the rest once the first distribution is drawn.
+let katexP = null;
+export function loadKatex() {
+  katexP ??= new Promise((resolve) => {
+    if (window.katex) { resolve(window.katex); return; }
+    const script = document.createElement("script");
+    script.src = new URL("vendor/katex/katex.min.js", document.baseURI).href;
+    script.onload = () => resolve(window.katex || null);
+    script.onerror = () => resolve(null); // formulas keep showing their TeX source
+    document.head.append(script);
+  });
+  return katexP;
 }
 
+function renderMath(n) {
+  if (n.dataset.tex) return;
+  loadKatex().then((katex) => {
+    if (!katex || n.dataset.tex) return;
+    n.dataset.tex = n.textContent;
+    katex.render(n.textContent, n, { displayMode: n.classList.contains("math-block"), throwOnError: false });
+  });
+}
+
+let mathObserver = null;
+export function typesetAll(root, { onScreen = false } = {}) {
+  const nodes = root.querySelectorAll(".math, .math-block");
+  if (!window.IntersectionObserver) { nodes.forEach(renderMath); return; }
+  // one observer for the page; a pass over the whole document (after a language switch
+  // replaced the prose) drops what it watched, formulas no longer in the page among them
+  const margin = onScreen ? "0px" : "1200px 0px";
+  if (!mathObserver || mathObserver.rootMargin.split(" ")[0] !== margin.split(" ")[0]) {
+    if (mathObserver) mathObserver.disconnect();
+    mathObserver = new IntersectionObserver((entries, obs) => {
+      for (const en of entries) if (en.isIntersecting) { obs.unobserve(en.target); renderMath(en.target); }
+    }, { rootMargin: margin });
+  } else if (root === document) mathObserver.disconnect();
+  nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n); });
+}
+
+// a formula made by a widget (its numbers change): shown as TeX source until KaTeX is in
 export function tex(node, src, display = false) {
-  if (window.katex) window.katex.render(src, node, { displayMode: display, throwOnError: false });
-  else node.textContent = src;
+  node.dataset.src = src;
+  if (window.katex) { window.katex.render(src, node, { displayMode: display, throwOnError: false }); return; }
+  node.textContent = src;
+  loadKatex().then((katex) => {
+    if (katex && node.dataset.src === src) katex.render(src, node, { displayMode: display, throwOnError: false });
+  });
 }
 
 // Messages shown in the page are kept as functions that render them, so a language switch can
