@@ -9,6 +9,7 @@
 // the cores. A chart handle takes set() and configure() at once; until the library is in, it
 // keeps the latest set() and every configure(), and applies them when the chart is made.
 import { currentLang, onLang } from "./i18n.js";
+import { loadVendorScript } from "./ui.js";
 
 const charts = []; // [chart, xTitle, yTitle]
 const titleText = (x) => (typeof x === "function" ? x() : x);
@@ -21,19 +22,8 @@ onLang((lang) => {
   }
 });
 
-let library = null;
 // Chart.js as a promise of window.Chart (null if the file cannot be loaded: charts stay empty)
-export function loadChartJs() {
-  library ??= new Promise((resolve) => {
-    if (window.Chart) { resolve(window.Chart); return; }
-    const script = document.createElement("script");
-    script.src = new URL("vendor/chart.umd.min.js", document.baseURI).href;
-    script.onload = () => resolve(window.Chart || null);
-    script.onerror = () => resolve(null);
-    document.head.append(script);
-  });
-  return library;
-}
+export const loadChartJs = () => loadVendorScript("vendor/chart.umd.min.js", "Chart");
 
 export function lineChart(canvas, options = {}) {
   let made = null; // makeChart's handle, once Chart.js is in

@@ -138,18 +138,23 @@ export function tokList(texts) {
 // first screen holds no formula on a laptop or a phone, and evaluating the library at load
 // competed with Python's start-up. While the page starts (onScreen), only formulas that are on
 // the screen are typeset; main.js asks for the rest once the first distribution is drawn.
-let katexP = null;
-export function loadKatex() {
-  katexP ??= new Promise((resolve) => {
-    if (window.katex) { resolve(window.katex); return; }
+// A vendored library (a classic script that sets window[name]) loaded once, on first need:
+// a promise of window[name], or null if the file cannot be loaded.
+const vendored = {};
+export function loadVendorScript(path, name) {
+  vendored[path] ??= new Promise((resolve) => {
+    if (window[name]) { resolve(window[name]); return; }
     const script = document.createElement("script");
-    script.src = new URL("vendor/katex/katex.min.js", document.baseURI).href;
-    script.onload = () => resolve(window.katex || null);
-    script.onerror = () => resolve(null); // formulas keep showing their TeX source
+    script.src = new URL(path, document.baseURI).href;
+    script.onload = () => resolve(window[name] || null);
+    script.onerror = () => resolve(null);
     document.head.append(script);
   });
-  return katexP;
+  return vendored[path];
 }
+
+// formulas keep showing their TeX source if KaTeX cannot be loaded
+export const loadKatex = () => loadVendorScript("vendor/katex/katex.min.js", "katex");
 
 function renderMath(n) {
   if (n.dataset.tex) return;
