@@ -188,7 +188,9 @@ def cpy(fn, **args):
 
 
 def live(pg, key):
-    return pg.inner_text(f'#ch1 [data-live="ch1.{key}"]')
+    # textContent: a chapter far from the screen is not laid out (content-visibility), and the
+    # browser's innerText of it is empty
+    return pg.text_content(f'#ch1 [data-live="ch1.{key}"]')
 
 
 def label(text):

@@ -58,7 +58,7 @@ def test_every_live_number_is_filled_and_every_widget_arrives(ready_page):
     rows = pg.eval_on_selector_all("#bd-table tr", "rs => rs.filter(r => !r.hidden).map(r => [...r.cells].map(c => c.textContent))")
     assert rows[1][0] == "float32" and rows[2][0] == "8" and int(rows[3][0]) < 8
     assert rows[3][4] != "not measured" and rows[3][3].endswith(("(noise)", "(measurable)"))
-    assert "keeps the shipped 8-bit model" in pg.inner_text("#bd-lend-out")
+    assert "keeps the shipped 8-bit model" in pg.text_content("#bd-lend-out")
     # widgets no longer repeat the prose's headings
     assert pg.eval_on_selector_all("#ch2 .widget:not(.quiz) h3", "hs => hs.length") == 0
     assert not pg.console_errors
@@ -137,8 +137,8 @@ def test_bit_depth_lends_its_model_to_the_playground_and_takes_it_back(ready_pag
     pg.wait_for_function(f"() => document.querySelectorAll('#bd-table tr').length > {n}")
     pg.click("#bd-lend")
     pg.wait_for_selector("#bd-lend-out[data-lent=true]")
-    assert "3 bits, one scale per row" in pg.inner_text("#bd-lend-out")
-    assert "Every other widget keeps the shipped 8-bit model" in pg.inner_text("#bd-lend-out")
+    assert "3 bits, one scale per row" in pg.text_content("#bd-lend-out")
+    assert "Every other widget keeps the shipped 8-bit model" in pg.text_content("#bd-lend-out")
     assert not pg.eval_on_selector("#pg-lent", "e => e.hidden")  # the playground's banner, before it writes
     # the playground writes with the 3-bit copy; the panel's own draw keeps the 8-bit model
     pg.click("#pg-write")

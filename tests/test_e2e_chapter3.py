@@ -40,7 +40,7 @@ def test_every_live_number_fills_and_the_widgets_answer_on_arrival(ready_page):
         assert not re.search(r"NaN|undefined|null|Infinity", text), (key, text)
     got = dict(spans)
     # the cost model's defaults as the widget shows them, quoted by the prose
-    assert got["ch3.cm-speedup"] + "×" == pg.inner_text("#cm-speedup")
+    assert got["ch3.cm-speedup"] + "×" == pg.text_content("#cm-speedup")
     assert got["ch3.sr-out-girl"] == got["ch3.sr-p-girl"] == "0.50"
     assert got["ch3.sr-alpha"] == "0.90" and got["ch3.sr-reject-mass"] == got["ch3.sr-residual-mass"]
     assert got["ch3.gate-passed"] == got["ch3.gate-pairs"] == "729"
@@ -97,7 +97,7 @@ def test_one_click_puts_the_measured_numbers_into_the_cost_model(ready_page):
     assert slope == 0 or abs(slope - max(0, live["vc-slope"])) < 1e-3
     # the cost model now predicts what the live pair measured (same formula, same inputs)
     pg.wait_for_function("() => document.querySelector('#cm-speedup').textContent !== '2.40×'")
-    assert float(pg.inner_text("#cm-speedup").rstrip("×")) < 1
+    assert float(pg.text_content("#cm-speedup").rstrip("×")) < 1
     pg.click("#cm-preset-0")
     pg.wait_for_function("() => document.querySelector('#cm-origin').textContent === ''")
 
@@ -238,5 +238,5 @@ def test_live_pair_sampled_mode_reports_without_claiming_the_same_text(ready_pag
     pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
     text = pg.inner_text("#ls-out")
     assert "token for token" not in text and "NaN" not in text and "Acceptance α = " in text
-    assert pg.inner_text("#cm-ceiling-inf").endswith("%")
+    assert pg.text_content("#cm-ceiling-inf").endswith("%")
     pg.select_option("#ls-mode", "greedy")

@@ -60,6 +60,7 @@ export function mountPythonCell(root, { id = "pc", starter = STARTER, title = "w
   const once = serial([run], out, { code });
   const go = () => once(async () => {
     fieldError(code, "");
+    delete out.dataset.ms; // what is shown is no finished run's output until this one ends
     setStatus(out, () => t("w1.pc.running"));
     try {
       const r = await call("run_cell", { code: code.value });
