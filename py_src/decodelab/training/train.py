@@ -102,6 +102,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=1337)
     ap.add_argument("--teacher", help="run folder of a teacher model to distil from")
     ap.add_argument("--distill-weight", type=float, default=0.7)
+    ap.add_argument("--reset-best", action="store_true",
+                    help="on resume, forget the best validation loss so far, so best.pt follows a new teacher")
     args = ap.parse_args(argv)
 
     torch.set_num_threads(args.threads)
@@ -149,6 +151,8 @@ def main(argv=None) -> None:
         opt.load_state_dict(ck["opt"])
         step, best, rng_state = ck["step"], ck["best"], ck["rng"]
         spent_before = ck.get("train_seconds", 0.0)  # training time of earlier sessions
+        if args.reset_best:
+            best = float("inf")
         print(f"resumed at step {step}, best val {best:.4f}", flush=True)
     rng = np.random.default_rng(args.seed)
     if rng_state is not None:
