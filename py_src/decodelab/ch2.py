@@ -124,12 +124,6 @@ def story_8bit_lps() -> list:
     return surprise_of(session().engine(), OUR_STORY)["lps"]
 
 
-def _median(xs: list) -> float:
-    """statistics.median, without importing statistics at start-up (see paired_delta)."""
-    s, n = sorted(xs), len(xs)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-
-
 def paired_delta(ref: list, lps: list) -> dict:
     """Mean of -ln p here minus -ln p at 8 bits over the story's tokens, with its standard error."""
     import statistics  # here, not at the top: it costs the page's start-up without a snapshot 40 ms
@@ -256,6 +250,8 @@ def heldout_at(h: dict | None, bits: int, scheme: str) -> dict | None:
 @endpoint
 def ch2_facts() -> dict:
     """Chapter 2's config- and bundle-derived figures (no kernel calls)."""
+    import statistics  # not at the top: see paired_delta
+
     e = session().engine()
     b = e.bundle
     d, L, H, F, V, T = e.d_model, e.n_layers, e.n_heads, e.d_ff, e.vocab, e.context
@@ -272,7 +268,7 @@ def ch2_facts() -> dict:
         if t.scales is None:
             continue
         sc = t.scale_list()
-        med = _median(sc)
+        med = statistics.median(sc)
         mats.append({"name": name, "label": matrix_words(name), "rows": t.rows, "cols": t.cols,
                      "f32": 4 * t.rows * t.cols, "i8": t.rows * t.cols, "scales": 4 * t.rows,
                      "row_max_median": 127 * med, "scale_median": med,

@@ -29,7 +29,7 @@ export function lineChart(canvas, options = {}) {
   let made = null; // makeChart's handle, once Chart.js is in
   let lastSet = null;
   const configures = [];
-  const handle = {
+  const handle = { // returned at once; the chart itself is made when Chart.js is in
     chart: null,
     // fn(chart) adjusts Chart.js options (ticks, limits) before the next draw
     configure(fn) {
@@ -40,14 +40,14 @@ export function lineChart(canvas, options = {}) {
       if (made) made.set(...args);
       else lastSet = args;
     },
-    ready: loadChartJs().then((Chart) => {
-      if (!Chart) return;
-      made = makeChart(Chart, canvas, options);
-      handle.chart = made.chart;
-      for (const fn of configures.splice(0)) fn(made.chart);
-      if (lastSet) made.set(...lastSet);
-    }),
   };
+  loadChartJs().then((Chart) => {
+    if (!Chart) return;
+    made = makeChart(Chart, canvas, options);
+    handle.chart = made.chart;
+    for (const fn of configures.splice(0)) fn(made.chart);
+    if (lastSet) made.set(...lastSet);
+  });
   return handle;
 }
 

@@ -138,6 +138,7 @@ export function tokList(texts) {
 // first screen holds no formula on a laptop or a phone, and evaluating the library at load
 // competed with Python's start-up. While the page starts (onScreen), only formulas that are on
 // the screen are typeset; main.js asks for the rest once the first distribution is drawn.
+
 // A vendored library (a classic script that sets window[name]) loaded once, on first need:
 // a promise of window[name], or null if the file cannot be loaded.
 const vendored = {};
