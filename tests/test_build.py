@@ -158,3 +158,21 @@ def test_build_info_describes_the_snapshot_it_ships():
     # Pyodide's header holds the build id at bytes 16-48, as eight little-endian 32-bit words
     words = bytes.fromhex(snap["pyodide_build_id"])
     assert mem[16:48] == b"".join(words[i:i + 4][::-1] for i in range(0, 32, 4))
+
+
+def test_the_page_loads_one_bundle_built_from_every_module_main_imports():
+    """index.html's one module script is the build's bundle (the ~40 modules, one request), and
+    the bundle holds each module main.js imports, directly or not: each one's exported mount or
+    start function is in it by name (esbuild keeps exported names it cannot prove unused)."""
+    import re
+
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<script type="module" src="([^"]+)"', html) == [build.BUNDLE]
+    bundle = (WEB / build.BUNDLE).read_text(encoding="utf-8")
+    assert (WEB / (build.BUNDLE + ".map")).exists()
+    sources = json.loads((WEB / (build.BUNDLE + ".map")).read_text())["sources"]
+    seen = {p.split("js/")[-1] for p in sources}
+    imported = set(re.findall(r'from "\./([\w/.-]+\.js)"', (WEB / "js" / "main.js").read_text()))
+    assert imported and imported <= seen, imported - seen
+    # the worker stays a file of its own: the bundle points at it, it is not inside
+    assert "worker.js" not in seen and "./worker.js" in bundle

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .browser import call, guarded_page, open_ready, served_browser
+from .browser import call, guarded_page, open_ready, profile_context, served_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_SHAPES = [(256, 256), (1024, 256), (4096, 256), (384, 384), (1536, 384), (8192, 384)]
@@ -129,26 +129,29 @@ def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_00
 
 
 def _cold_and_repeat(browser, url: str, path: str, n: int) -> tuple[list, list, dict]:
-    """n cold loads, n repeat visits (timed), and one cold load and one repeat that count bytes."""
+    """n cold loads (a new context each: empty cache), then, in a browser with an on-disk profile
+    (profile_context: the caches a returning reader has), one cold load that counts bytes and n
+    repeat visits (timed) and one repeat that counts bytes."""
     cold, warm = [], []
     for _ in range(n):
         ctx = browser.new_context()
         cold.append(_first_distribution(ctx.new_page(), url, path))
         ctx.close()
-    ctx = browser.new_context()
-    page = ctx.new_page()
-    counted = {"cold": _first_distribution(page, url, path, count_bytes=True)}
-    for _ in range(n):
-        warm.append(_first_distribution(page, url, path))
-    counted["repeat"] = _first_distribution(page, url, path, count_bytes=True)
-    ctx.close()
+    with tempfile.TemporaryDirectory(prefix="decodelab-profile-") as profile:
+        ctx = profile_context(browser, Path(profile))
+        page = ctx.new_page()
+        counted = {"cold": _first_distribution(page, url, path, count_bytes=True)}
+        for _ in range(n):
+            warm.append(_first_distribution(page, url, path))
+        counted["repeat"] = _first_distribution(page, url, path, count_bytes=True)
+        ctx.close()
     return cold, warm, counted
 
 
 def bench_startup(web: Path, json_path: Path | None, n: int = 9) -> dict:
-    """Cold (a new browser context: empty cache) and repeat visits (the same context, reloaded,
-    so the browser's HTTP cache works: no request interception here, since Playwright's routing
-    turns the cache off), for the page as shipped (Python restored from the memory snapshot)
+    """Cold (a new browser context: empty cache) and repeat visits (a browser with an on-disk
+    profile, reloaded, so the HTTP cache and V8's wasm code cache work: no request interception
+    here, since Playwright's routing turns the cache off), for the page as shipped (Python restored from the memory snapshot)
     and for its fallback (?snapshot=0: Python started and decodelab imported from .pyc).
     Medians of n, in seconds from navigation."""
     def med(rs, k):

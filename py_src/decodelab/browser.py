@@ -38,6 +38,15 @@ def served_browser(web: Path):
         srv.shutdown()
 
 
+def profile_context(browser, user_data_dir: Path):
+    """A second Chromium with an on-disk profile in user_data_dir, as a returning reader's browser
+    is: its HTTP cache is on disk, and so is V8's cache of wasm compiled from a cached response.
+    A new context of `browser` keeps its cache in memory, and that cache stores no entry as large
+    as Pyodide's 9.6 MB wasm, so a reload there downloads and compiles it again."""
+    return browser.browser_type.launch_persistent_context(
+        str(user_data_dir), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
 class OffOrigin(list):
     """Requests that tried to leave the page's origin (each one was aborted)."""
 

@@ -12,8 +12,13 @@
 // Everything is fetched from our own origin, each download with a deadline; nothing here
 // reaches the network beyond it. Calls that arrive before Python is ready wait in `early`.
 
-import { loadPyodide } from "../pyodide/pyodide.mjs";
-import { jsMatmatImports } from "./jsmatvec.js";
+// No static imports: a module worker runs nothing until its static imports have arrived, and
+// the downloads below (Pyodide's wasm first, the longest step) should start at its first instant.
+// Pyodide's loader and the plain-JS products are asked for at once and awaited where needed.
+const pyodideLoader = import("../pyodide/pyodide.mjs");
+pyodideLoader.catch(() => {}); // reported where it is awaited, with the file's name
+const jsMatvec = import("./jsmatvec.js");
+jsMatvec.catch(() => {});
 
 const t0 = performance.now();
 const params = new URL(self.location.href).searchParams;
@@ -23,6 +28,7 @@ let stage = "start";
 // ms since the worker started, at each milestone of the boot (bench startup prints them)
 const marks = {};
 const mark = (name) => { marks[name] = Math.round(performance.now() - t0); };
+mark("start"); // this module's first instant (no static imports to wait for)
 
 // Messages that arrive during boot wait here (the page queues too; this is the second net).
 const early = [];
@@ -121,6 +127,7 @@ async function loadComparisonKernels(info) {
   const scalar = await WebAssembly.instantiate(await fetchBytes(abs(info.kernels.kernel_scalar), "kernel.kernel_scalar"), {});
   out.scalar = scalar.instance.exports;
   let mem = null;
+  const { jsMatmatImports } = await jsMatvec.catch((e) => { throw new Msg("file_problem", { name: "jsmatvec.js", why: fetchWhy(e) }); });
   const js = await WebAssembly.instantiate(await fetchBytes(abs(info.kernels.kernel_jsmatvec), "kernel.kernel_jsmatvec"),
     { env: jsMatmatImports(() => mem) });
   mem = js.instance.exports.memory;
@@ -220,10 +227,14 @@ function startPyodideWasm() {
   // would wait for an instance that never comes)
   const load = (options) => {
     const realFetch = self.fetch;
-    self.fetch = (input, init) => (String(input instanceof Request ? input.url : input) === url
-      ? Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }))
-      : realFetch(input, init));
-    const py = loadPyodide({ ...options, createPyodideModule });
+    const py = pyodideLoader.catch((e) => {
+      throw Object.assign(new Msg("file_problem", { name: "pyodide.mjs", why: fetchWhy(e) }), { fatal: true });
+    }).then(({ loadPyodide }) => {
+      self.fetch = (input, init) => (String(input instanceof Request ? input.url : input) === url
+        ? Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }))
+        : realFetch(input, init));
+      return loadPyodide({ ...options, createPyodideModule });
+    });
     py.finally(() => { self.fetch = realFetch; }).catch(() => {});
     return Promise.race([module.then(() => new Promise(() => {})), py]);
   };
@@ -391,7 +402,7 @@ async function boot() {
   self.postMessage({
     type: "ready",
     info: { ...hello.result, models, kernelNotice: kernel.notice, ms: performance.now() - t0,
-            pythonStart: py.path, pythonNotice: py.notice, marks, timeOrigin: performance.timeOrigin,
+            pythonStart: py.path, pythonNotice: py.notice, marks, timeOrigin: performance.timeOrigin, t0,
             speedRace: !comparison.error },
   });
   for (const ev of early.splice(0)) self.onmessage(ev);
