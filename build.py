@@ -269,6 +269,8 @@ py.runPython(`
 import sys
 sys.path.insert(0, ${JSON.stringify(mount)})
 import decodelab.api  # every endpoint module, and everything they import
+import statistics  # imported where it is used (ch2, perf): here too, as the page restores
+                   # Python with no stdlib zip until the reader's cell runs (worker.js)
 sys._decodelab_snapshot = ${JSON.stringify(tag)}
 `);
 // the shipped models' tokenizer, built once here instead of at every visit (bundle.warm_tokenizer)

@@ -196,7 +196,6 @@ def test_a_damaged_draft_disables_only_the_live_pair(browser, site):
 @pytest.mark.parametrize("missing, expect, path", [
     ("pyodide/pyodide.asm.wasm", "Reload the page", "/"),
     ("pyodide/pyodide.mjs", "pyodide.mjs", "/"),  # Pyodide's loader, which the worker imports itself
-    ("pyodide/python_stdlib_source.zip", "python_stdlib_source.zip", "/"),  # the snapshot path's stdlib
     ("pyodide/python_stdlib.zip", "python_stdlib.zip", "/?snapshot=0"),     # the fallback's
     ("models/main.dlm", "main.dlm", "/"),
     ("build-info.json", "build-info.json", "/"),
@@ -211,6 +210,24 @@ def test_a_missing_file_gives_a_named_message_and_a_next_step(browser, site, mis
     assert expect in msg and ("Reload" in msg or "reload" in msg), msg
     pg.click("#ft-run")  # controls answer with the failure instead of hanging
     pg.wait_for_function("() => document.querySelector('#ft-run').textContent === 'Continue'", timeout=10_000)
+    ctx.close()
+
+
+def test_a_missing_standard_library_is_named_when_the_readers_cell_first_needs_it(browser, site):
+    """On the snapshot path the page needs no stdlib zip to start (the snapshot holds what our
+    code imports); the reader's cell fetches it first, and without it says which file is missing,
+    beside the cell, and the rest of the page goes on working."""
+    ctx, pg = fresh(browser, site)
+    pg.route("**/pyodide/python_stdlib_source.zip*", lambda r: r.fulfill(status=404, body="not here"))
+    open_ready(pg)
+    assert pg.evaluate("() => document.body.dataset.pythonStart") == "snapshot"
+    pg.eval_on_selector("#python-cell", "e => e.scrollIntoView({block: 'center'})")
+    pg.click("#pc-run")
+    pg.wait_for_function("() => /python_stdlib_source\\.zip/.test(document.querySelector('#pc-out').textContent)",
+                         timeout=30_000)
+    msg = pg.text_content("#pc-out")
+    assert "standard library" in msg and "404" in msg, msg
+    assert py(pg, "ch1_view", prompt="Once upon a time", settings={"temperature": 0.8}, seed=1)["top"]
     ctx.close()
 
 

@@ -222,3 +222,26 @@ def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distrib
     assert len([u for u in urls if "chart.umd" in u]) == 1
     assert pg.console_errors == []
     ctx.close()
+
+
+def test_the_snapshot_path_fetches_the_standard_library_only_when_the_readers_cell_runs(browser, site):
+    """Restored from the snapshot, Python answers every endpoint over an empty zip where the
+    standard library goes (test_snapshot_and_scratch_start_answer_every_endpoint_alike runs them
+    all on this path); its 2.5 MB zip is fetched once, when the reader's cell first runs, and the
+    cell can then import any module of it."""
+    ctx, pg = guarded_page(browser, site)
+    urls = []
+    ctx.on("request", lambda r: urls.append(r.url))
+    open_ready(pg)
+    pg.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates")
+    assert pg.evaluate("() => document.body.dataset.pythonStart") == "snapshot"
+    stdlib = lambda: [u for u in urls if "python_stdlib" in u]  # noqa: E731
+    py(pg, "ch1_view", prompt=PROMPT, settings=SETTINGS, seed=7)
+    assert stdlib() == []
+    out = py(pg, "run_cell", code="import csv, io, email.message\nw = io.StringIO()\ncsv.writer(w).writerow([1, 'a b'])\nprint(w.getvalue())")
+    assert out["ok"] and out["output"].strip() == '1,a b', out
+    out = py(pg, "run_cell", code="import difflib\nprint(difflib.SequenceMatcher(None, 'abc', 'abd').ratio())")
+    assert out["ok"], out
+    assert len(stdlib()) == 1 and "python_stdlib_source.zip" in stdlib()[0]
+    assert pg.console_errors == []
+    ctx.close()

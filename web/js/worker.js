@@ -224,15 +224,20 @@ function startPyodideWasm() {
     return (await loadFactory())(settings);
   };
   // loadPyodide with our module; it fails at once if the wasm could not be had (else Pyodide
-  // would wait for an instance that never comes)
-  const load = (options) => {
+  // would wait for an instance that never comes). `answers`: URL -> bytes that Pyodide's own
+  // requests for those URLs get instead of a download.
+  const load = (options, answers = {}) => {
     const realFetch = self.fetch;
     const py = pyodideLoader.catch((e) => {
       throw Object.assign(new Msg("file_problem", { name: "pyodide.mjs", why: fetchWhy(e) }), { fatal: true });
     }).then(({ loadPyodide }) => {
-      self.fetch = (input, init) => (String(input instanceof Request ? input.url : input) === url
-        ? Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }))
-        : realFetch(input, init));
+      self.fetch = (input, init) => {
+        const asked = String(input instanceof Request ? input.url : input);
+        if (asked === url) {
+          return Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }));
+        }
+        return asked in answers ? Promise.resolve(new Response(answers[asked])) : realFetch(input, init);
+      };
       return loadPyodide({ ...options, createPyodideModule });
     });
     py.finally(() => { self.fetch = realFetch; }).catch(() => {});
@@ -245,12 +250,17 @@ function stdlibError(e, file = "python_stdlib.zip") {
   return /Program terminated|exit\(1\)|python_stdlib/i.test(e.message) ? new Msg("stdlib_damaged", { file }) : e;
 }
 
+// An empty zip archive (its end-of-directory record alone): where the standard library goes
+// while Python is restored from the snapshot (startPython says why)
+const EMPTY_ZIP = Uint8Array.of(0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0));
+
 // Restore the snapshot (decodelab already imported in it) if it is there and matches this
 // build; otherwise start Python and import decodelab (the .pyc path, about half a second
 // slower), with a one-line notice saying why. Either way the package zip is written to the
-// file system (imports made later and tracebacks read it) and returned with Python running.
+// file system (imports made later and tracebacks read it) and returned with Python running,
+// with `fullStdlib()`, which the reader's Python cell awaits before it runs.
 async function startPython(infoP, packageP, wasm) {
-  const start = (extra) => withTimeout(wasm.load({ indexURL: abs("pyodide/"), packages: [], ...extra }),
+  const start = (extra, answers) => withTimeout(wasm.load({ indexURL: abs("pyodide/"), packages: [], ...extra }, answers),
     PYODIDE_TIMEOUT_MS, "pyodide");
   let notice = null;
   if (params.get("snapshot") !== "0") { // ?snapshot=0: from scratch (tests compare the two paths)
@@ -263,21 +273,26 @@ async function startPython(infoP, packageP, wasm) {
       });
       snapshotP.catch(() => {}); // its failure is handled below, through loadPyodide
       infoP.then(wasm.loadFactory, () => {});
-      // the stdlib zip the snapshot was made over (its .py files: build.py says why)
+      // The stdlib zip the snapshot was made over (its .py files: build.py says why) is not
+      // fetched now: every module our endpoints use was imported into the snapshot, so Python
+      // is restored over an empty zip in its place, and the 2.5 MB come when the reader's cell
+      // first runs (any import may need them then). Python's zip importer kept the zip's
+      // directory in the snapshot; the bytes written later are the very ones it was read from.
       const stdLibURL = abs((await infoP).snapshot?.stdlib_url || "pyodide/python_stdlib.zip");
-      const pyodide = await start({ _loadSnapshot: snapshotP, stdLibURL });
+      const pyodide = await start({ _loadSnapshot: snapshotP, stdLibURL }, { [stdLibURL]: EMPTY_ZIP });
       mark("python_restored");
-      // what the snapshot already imported works without the standard library's zip, but the
-      // reader's cell (import csv) would not: a missing zip fails here, as it does otherwise
-      const stdlib = pyodide.runPython("import os, sys; os.path.exists(f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip')");
-      if (!stdlib) throw Object.assign(stdlibError(new Error("python_stdlib"), stdLibURL.split("/").pop().split("?")[0]), { fatal: true });
+      const zipPath = pyodide.runPython("import sys; f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip'");
+      let full = null; // once written it stays; a failed download is tried again at the next run
+      const fullStdlib = () => (full ??= fetchBytes(stdLibURL, "stdlib")
+        .then((bytes) => { pyodide.FS.writeFile(zipPath, bytes); mark("stdlib_full"); })
+        .catch((e) => { full = null; throw e; }));
       const info = await infoP;
       pyodide.FS.writeFile(info.package_mount, await packageP);
       const tag = pyodide.runPython("import sys; getattr(sys, '_decodelab_snapshot', '')");
       if (tag !== info.package_sha256) throw new Msg("snapshot_other_build");
       // state frozen in the snapshot that must differ per visit: Python's own random stream
       pyodide.runPython("import random; random.seed()");
-      return { pyodide, path: "snapshot", notice };
+      return { pyodide, path: "snapshot", notice, fullStdlib };
     } catch (e) {
       if (e.fatal || e.key === "step_timeout") throw e;
       await infoP; // no manifest: that is the error to report (boot() does)
@@ -293,7 +308,7 @@ async function startPython(infoP, packageP, wasm) {
   const info = await infoP;
   pyodide.FS.writeFile(info.package_mount, await packageP);
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.package_mount)})`);
-  return { pyodide, path: "import", notice };
+  return { pyodide, path: "import", notice, fullStdlib: async () => {} };
 }
 
 async function readManifest() {
@@ -372,6 +387,14 @@ async function boot() {
   let micropipLoaded = false;
   const answer = async (ev) => {
     const { id, fn, args } = ev.data;
+    if (fn === "run_cell") { // the reader's code may import any module: the whole stdlib first
+      try {
+        await py.fullStdlib();
+      } catch (e) {
+        self.postMessage({ id, ok: false, error: { type: "WorkerError", ...payload(e) } });
+        return;
+      }
+    }
     if (fn === "run_cell" && !micropipLoaded && /micropip/.test((args && args.code) || "")) {
       micropipLoaded = true; // the reader's cell wants it: load it now, from our own origin
       try { await pyodide.loadPackage(abs(info.micropip), { messageCallback: () => {} }); } catch { /* the cell reports the ImportError */ }
