@@ -243,5 +243,9 @@ def test_the_snapshot_path_fetches_the_standard_library_only_when_the_readers_ce
     out = py(pg, "run_cell", code="import difflib\nprint(difflib.SequenceMatcher(None, 'abc', 'abd').ratio())")
     assert out["ok"], out
     assert len(stdlib()) == 1 and "python_stdlib_source.zip" in stdlib()[0]
+    # micropip too, loaded from our own origin when a cell names it (never at start-up)
+    out = py(pg, "run_cell", code="import micropip\nprint(micropip.__name__, callable(micropip.install))")
+    assert out["ok"] and out["output"].strip() == "micropip True", out
+    assert any("micropip" in u for u in urls)
     assert pg.console_errors == []
     ctx.close()
