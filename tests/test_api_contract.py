@@ -49,6 +49,31 @@ def test_ping_and_unknown_endpoint():
     assert error("ping", surprise=1)["field"] == "args"
 
 
+def test_an_unexpected_error_is_reported_even_when_source_lines_cannot_be_read(monkeypatch):
+    """Restored from the snapshot, the page has an empty zip where the standard library goes
+    until the reader's cell runs, and reading a stdlib frame's source line then raises EOFError
+    inside linecache. The report still names the error and every frame, without their lines."""
+    import linecache
+
+    try:
+        json.dumps(object())  # an error raised inside the standard library
+    except TypeError as err:
+        e = err
+    assert "json" in api.trace_of(e) and "    return _default_encoder.encode(obj)" in api.trace_of(e)
+
+    def unreadable(*_a, **_k):
+        raise EOFError("EOF read where not expected")
+
+    linecache.clearcache()
+    monkeypatch.setattr(linecache, "updatecache", unreadable)  # where zipimport's get_source raises
+    try:
+        trace = api.trace_of(e)
+    finally:
+        monkeypatch.undo()  # before pytest itself quotes any source
+    assert trace.endswith("TypeError: Object of type object is not JSON serializable\n")
+    assert 'encoder.py", line' in trace and "in default" in trace and "_default_encoder" not in trace
+
+
 @pytest.mark.parametrize("fn, args, field", [
     ("ch1_view", {"prompt": "a" * 9000, "settings": {}}, "prompt"),
     ("ch1_view", {"prompt": "half an emoji \ud83d", "settings": {}}, "prompt"),

@@ -228,6 +228,12 @@ def test_a_missing_standard_library_is_named_when_the_readers_cell_first_needs_i
     msg = pg.text_content("#pc-out")
     assert "standard library" in msg and "404" in msg, msg
     assert py(pg, "ch1_view", prompt="Once upon a time", settings={"temperature": 0.8}, seed=1)["top"]
+    # the file is back: the next run fetches it and the cell works
+    pg.unroute("**/pyodide/python_stdlib_source.zip*")
+    pg.click("#pc-run")
+    pg.wait_for_function("() => document.querySelector('#pc-out').dataset.ms", timeout=30_000)
+    assert "python_stdlib_source" not in pg.text_content("#pc-out")
+    assert py(pg, "run_cell", code="import csv; print(csv.QUOTE_ALL)")["output"].strip() == "1"
     ctx.close()
 
 

@@ -25,7 +25,6 @@ CALLS = [
     ("ch1_four", {"prompt": PROMPT, "temps": [0, 0.5, 1, 1.5], "seed": 3, "n": 12}),
     ("ch1_loops", {"openings": ["Once upon a time"], "n": 20}),
     ("ch1_long", {"prompt": PROMPT, "seed": 5, "n": 40, "stop_at_end": True}),
-    ("run_cell", {"code": "import random, csv\nprint(sum(range(10)), csv.__name__)"}),
     ("ch2_kv_race", {"prompt": PROMPT, "n": 8}),
     ("ch2_outliers", {"rows": 8, "cols": 64, "outlier": 20.0}),
     ("ch2_requant", {"bits": 4, "scheme": "row"}),
@@ -54,6 +53,8 @@ CALLS = [
     ("bench_requant", {}),
     ("kernel_check", {"rows": 16, "cols": 64}),
     ("ping", {}),
+    # last: on the snapshot path the reader's cell is what brings the standard library's zip
+    ("run_cell", {"code": "import random, csv\nprint(sum(range(10)), csv.__name__)"}),
 ]
 # Keys that hold a time (ms, s, tokens per second and what is computed from them).
 TIMED = re.compile(r"(^|_)(ms|s|us|seconds|time|times|tps|tok_s|per_s|gmacs|gmac_s|speedup|share|costs?|micro|elapsed)($|_)")
@@ -86,22 +87,31 @@ def test_every_endpoint_is_compared():
 
 
 def answers(browser, site, path):
+    """Every endpoint's answer, and the stdlib zips fetched before the reader's cell (the last call) ran."""
     ctx, pg = guarded_page(browser, site)
+    urls = []
+    ctx.on("request", lambda r: urls.append(r.url))  # the worker's requests too
     open_ready(pg, path)
     start = pg.evaluate("() => document.body.dataset.pythonStart")
-    out = [(fn, (shape if fn in MEASURED else scrub)(py(pg, fn, **args))) for fn, args in CALLS]
+    ask = lambda fn, args: (fn, (shape if fn in MEASURED else scrub)(py(pg, fn, **args)))  # noqa: E731
+    out = [ask(fn, args) for fn, args in CALLS[:-1]]
     # the verify summary of this page's own batches: the same shape on both paths
     batches = [py(pg, "ch3_verify_cost", batch=b, gammas=[0, 4]) for b in range(2)]
     out.append(("ch3_verify_summary", shape(py(pg, "ch3_verify_summary", batches=batches))))
+    zips = [u.split("/")[-1].split("?")[0] for u in urls if "python_stdlib" in u]
+    out.append(ask(*CALLS[-1]))
     ctx.close()
-    return start, out
+    return start, out, zips
 
 
 def test_snapshot_and_scratch_start_answer_every_endpoint_alike(browser, site):
-    start_a, a = answers(browser, site, "/")
-    start_b, b = answers(browser, site, "/?snapshot=0")
+    """Both paths answer alike; restored from the snapshot, every endpoint but the reader's cell
+    runs with no standard library zip fetched."""
+    start_a, a, zips_a = answers(browser, site, "/")
+    start_b, b, zips_b = answers(browser, site, "/?snapshot=0")
     assert (start_a, start_b) == ("snapshot", "import")
     assert [fa for (fa, ra), (_, rb) in zip(a, b) if ra != rb] == []
+    assert zips_a == [] and zips_b == ["python_stdlib.zip"]
 
 
 def booted_with(browser, site, body, status=200):

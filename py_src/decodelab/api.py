@@ -46,7 +46,20 @@ def dispatch(name: str, args_json: str) -> str:
         return json.dumps({"ok": False, "error": err})
     except Exception as e:  # anything else is a bug or a broken file: report it, keep the worker alive
         return json.dumps({"ok": False, "error": {"type": type(e).__name__, "message": str(e),
-                                                    "trace": traceback.format_exc(limit=6)}})
+                                                    "trace": trace_of(e)}})
+
+
+def trace_of(e: BaseException, limit: int = 6) -> str:
+    """The exception's traceback for the console. Restored from the snapshot, Python has an
+    empty zip where the standard library goes until the reader's cell first runs (worker.js
+    says why), and quoting a stdlib frame's source line then fails inside linecache (zipimport
+    raises EOFError, which linecache does not catch): the frames are then named without lines."""
+    try:
+        return "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=limit))
+    except Exception:
+        stack = traceback.StackSummary.extract(traceback.walk_tb(e.__traceback__), limit=limit, lookup_lines=False)
+        frames = "".join(f'  File "{f.filename}", line {f.lineno}, in {f.name}\n' for f in stack)
+        return f"Traceback (most recent call last; source lines not loaded yet):\n{frames}{type(e).__name__}: {e}\n"
 
 
 @endpoint

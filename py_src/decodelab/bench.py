@@ -137,14 +137,16 @@ def _cold_and_repeat(browser, url: str, path: str, n: int) -> tuple[list, list, 
         ctx = browser.new_context()
         cold.append(_first_distribution(ctx.new_page(), url, path))
         ctx.close()
-    with tempfile.TemporaryDirectory(prefix="decodelab-profile-") as profile:
+    with tempfile.TemporaryDirectory(prefix="decodelab-profile-", ignore_cleanup_errors=True) as profile:
         ctx = profile_context(browser, Path(profile))
-        page = ctx.new_page()
-        counted = {"cold": _first_distribution(page, url, path, count_bytes=True)}
-        for _ in range(n):
-            warm.append(_first_distribution(page, url, path))
-        counted["repeat"] = _first_distribution(page, url, path, count_bytes=True)
-        ctx.close()
+        try:
+            page = ctx.new_page()
+            counted = {"cold": _first_distribution(page, url, path, count_bytes=True)}
+            for _ in range(n):
+                warm.append(_first_distribution(page, url, path))
+            counted["repeat"] = _first_distribution(page, url, path, count_bytes=True)
+        finally:
+            ctx.close()  # that browser's profile is the folder removed next
     return cold, warm, counted
 
 

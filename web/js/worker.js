@@ -236,7 +236,7 @@ function startPyodideWasm() {
         if (asked === url) {
           return Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }));
         }
-        return asked in answers ? Promise.resolve(new Response(answers[asked])) : realFetch(input, init);
+        return Object.hasOwn(answers, asked) ? Promise.resolve(new Response(answers[asked])) : realFetch(input, init);
       };
       return loadPyodide({ ...options, createPyodideModule });
     });
@@ -282,9 +282,18 @@ async function startPython(infoP, packageP, wasm) {
       const pyodide = await start({ _loadSnapshot: snapshotP, stdLibURL }, { [stdLibURL]: EMPTY_ZIP });
       mark("python_restored");
       const zipPath = pyodide.runPython("import sys; f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip'");
+      // the zip importer reads at the offsets it kept: only the very bytes will do (a stale copy
+      // from a cache would fail inside the reader's imports, in words nobody could act on)
+      const want = (await infoP).snapshot.stdlib_sha256;
       let full = null; // once written it stays; a failed download is tried again at the next run
       const fullStdlib = () => (full ??= fetchBytes(stdLibURL, "stdlib")
-        .then((bytes) => { pyodide.FS.writeFile(zipPath, bytes); mark("stdlib_full"); })
+        .then(async (bytes) => {
+          const got = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+            .map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, want.length);
+          if (got !== want) throw new Msg("stdlib_damaged", { file: stdLibURL.split("/").pop().split("?")[0] });
+          pyodide.FS.writeFile(zipPath, bytes);
+          mark("stdlib_full");
+        })
         .catch((e) => { full = null; throw e; }));
       const info = await infoP;
       pyodide.FS.writeFile(info.package_mount, await packageP);
@@ -387,14 +396,6 @@ async function boot() {
   let micropipLoaded = false;
   const answer = async (ev) => {
     const { id, fn, args } = ev.data;
-    if (fn === "run_cell") { // the reader's code may import any module: the whole stdlib first
-      try {
-        await py.fullStdlib();
-      } catch (e) {
-        self.postMessage({ id, ok: false, error: { type: "WorkerError", ...payload(e) } });
-        return;
-      }
-    }
     if (fn === "run_cell" && !micropipLoaded && /micropip/.test((args && args.code) || "")) {
       micropipLoaded = true; // the reader's cell wants it: load it now, from our own origin
       try { await pyodide.loadPackage(abs(info.micropip), { messageCallback: () => {} }); } catch { /* the cell reports the ImportError */ }
@@ -421,7 +422,19 @@ async function boot() {
   };
   // one call at a time, in order, even when one awaits (micropip): a queue, not overlapping handlers
   let chain = Promise.resolve();
-  self.onmessage = (ev) => { chain = chain.then(() => answer(ev)); };
+  self.onmessage = (ev) => {
+    if (ev.data.fn !== "run_cell") {
+      chain = chain.then(() => answer(ev));
+      return;
+    }
+    // the reader's code may import any module: the whole stdlib first. It downloads outside the
+    // queue, so the other widgets' calls go on meanwhile; the cell joins the queue once it is in.
+    py.fullStdlib().then(() => null, (e) => e).then((failed) => {
+      chain = chain.then(() => (failed
+        ? self.postMessage({ id: ev.data.id, ok: false, error: { type: "WorkerError", ...payload(failed) } })
+        : answer(ev)));
+    });
+  };
   self.postMessage({
     type: "ready",
     info: { ...hello.result, models, kernelNotice: kernel.notice, ms: performance.now() - t0,
