@@ -70,6 +70,9 @@ def evaluate(model, stream: np.ndarray, byte_lens: np.ndarray, context: int, max
             "tokens": total_tokens, "bytes": total_bytes}
 
 
+REWARM = 100  # steps of learning-rate ramp after resuming without the optimizer's state
+
+
 def lr_at(step: int, total: int, peak: float, warmup: int, time_done: float = 0.0) -> float:
     """Linear warm-up, then a cosine to 10% of the peak. `time_done` (0..1, the share of a
     --minutes budget already spent) moves the cosine on when the clock runs out before the step
@@ -143,13 +146,15 @@ def main(argv=None) -> None:
         teacher.load_state_dict(torch.load(Path(args.teacher) / "best.pt", weights_only=True)["model"])
         teacher.eval()
 
-    step, best, rng_state, spent_before = 0, float("inf"), None, 0.0
+    step, best, rng_state, spent_before, rewarm_from = 0, float("inf"), None, 0.0, None
     ckpt_path = run / "ckpt.pt"
     if ckpt_path.exists():
         ck = torch.load(ckpt_path, weights_only=False)
         model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
+        if ck["opt"] is not None:  # None: carried between sessions without it (carry.py)
+            opt.load_state_dict(ck["opt"])
         step, best, rng_state = ck["step"], ck["best"], ck["rng"]
+        rewarm_from = ck.get("rewarm_from")
         spent_before = ck.get("train_seconds", 0.0)  # training time of earlier sessions
         if args.reset_best:
             best = float("inf")
@@ -162,7 +167,7 @@ def main(argv=None) -> None:
         tmp = path.with_suffix(".tmp")
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
                     "rng": rng.bit_generator.state, "config": cfg.to_dict(),
-                    "train_seconds": spent_before + time.time() - t0}, tmp)
+                    "train_seconds": spent_before + time.time() - t0, "rewarm_from": rewarm_from}, tmp)
         os.replace(tmp, path)
 
     log = open(run / "log.jsonl", "a")
@@ -183,6 +188,8 @@ def main(argv=None) -> None:
                 save(run / "best.pt")
         time_done = (spent_before + time.time() - t0) / (args.minutes * 60) if args.minutes else 0.0
         lr = lr_at(step, args.steps, args.lr, warmup=min(200, args.steps // 10), time_done=time_done)
+        if rewarm_from is not None:  # a fresh AdamW on carried weights: ramp up again over REWARM steps
+            lr *= min(1.0, (step - rewarm_from + 1) / REWARM)
         for g in opt.param_groups:
             g["lr"] = lr
         starts = rng.integers(0, len(train) - args.seq - 1, size=args.batch)
