@@ -278,13 +278,14 @@ async function startPython(infoP, packageP, wasm) {
       // is restored over an empty zip in its place, and the 2.5 MB come when the reader's cell
       // first runs (any import may need them then). Python's zip importer kept the zip's
       // directory in the snapshot; the bytes written later are the very ones it was read from.
-      const stdLibURL = abs((await infoP).snapshot?.stdlib_url || "pyodide/python_stdlib.zip");
+      const info = await infoP;
+      const stdLibURL = abs(info.snapshot?.stdlib_url || "pyodide/python_stdlib.zip");
       const pyodide = await start({ _loadSnapshot: snapshotP, stdLibURL }, { [stdLibURL]: EMPTY_ZIP });
       mark("python_restored");
       const zipPath = pyodide.runPython("import sys; f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip'");
       // the zip importer reads at the offsets it kept: only the very bytes will do (a stale copy
       // from a cache would fail inside the reader's imports, in words nobody could act on)
-      const want = (await infoP).snapshot.stdlib_sha256;
+      const want = info.snapshot.stdlib_sha256;
       let full = null; // once written it stays; a failed download is tried again at the next run
       const fullStdlib = () => (full ??= fetchBytes(stdLibURL, "stdlib")
         .then(async (bytes) => {
@@ -295,7 +296,6 @@ async function startPython(infoP, packageP, wasm) {
           mark("stdlib_full");
         })
         .catch((e) => { full = null; throw e; }));
-      const info = await infoP;
       pyodide.FS.writeFile(info.package_mount, await packageP);
       const tag = pyodide.runPython("import sys; getattr(sys, '_decodelab_snapshot', '')");
       if (tag !== info.package_sha256) throw new Msg("snapshot_other_build");
