@@ -143,3 +143,33 @@ def test_the_bundle_carries_its_held_out_figures():
         nats = [sweep[scheme][str(b)]["nats_per_token"] for b in (6, 4, 2)]
         assert nats[0] <= nats[1] <= nats[2]  # fewer bits never help
     assert sweep["group32"]["3"]["nats_per_token"] <= sweep["matrix"]["3"]["nats_per_token"]
+
+
+def test_the_export_name_map_runs_both_ways_over_every_tensor():
+    """export.float_tensors (torch keys -> bundle names) and state_arrays (back, for carry.py's
+    `seed`) read one map: every tensor of the shipped draft goes there and back unchanged."""
+    from decodelab.bundle import tensor_names
+    from decodelab.training.export import float_tensors, state_arrays
+
+    n_layers = read_bundle((MODELS / "draft.dlm").read_bytes()).config.n_layers
+    fl = dict(np.load(MODELS / "draft-float32.npz"))
+    assert set(fl) == set(tensor_names(n_layers))
+    state = state_arrays(fl, n_layers)
+    assert len(state) == len(fl) and all("." in k for k in state)  # torch's dotted keys
+    back = float_tensors(state, n_layers)
+    assert set(back) == set(fl) and all(np.array_equal(back[k], fl[k]) for k in fl)
+
+
+def test_the_reports_draft_acceptance_is_one_for_a_model_against_itself_and_below_for_the_draft():
+    """report.draft_acceptance: alpha = mean over positions of sum(min(p, q)). A model against
+    itself keeps every guess; the shipped draft against the main model keeps some, not all, and the
+    tokens a round follow chapter 3's formula."""
+    from decodelab.report import draft_acceptance
+    from decodelab.speculative import expected_tokens
+
+    main, draft = (MODELS / "main.dlm").read_bytes(), (MODELS / "draft.dlm").read_bytes()
+    same = draft_acceptance(draft, draft, stories=2)
+    assert same["alpha"] == pytest.approx(1.0, abs=1e-9) and same["greedy_agreement"] == 1.0
+    pair = draft_acceptance(main, draft, stories=2)
+    assert 0.2 < pair["alpha"] < 0.9 and pair["positions"] == same["positions"] > 100
+    assert pair["tokens_per_round"] == pytest.approx(expected_tokens(pair["alpha"], 4))

@@ -10,6 +10,12 @@ re-estimated over the first steps, during which train.py ramps the learning rate
 
     python -m decodelab.training.carry pack --run runs/main256 --out models/wip/main256.pt
     python -m decodelab.training.carry unpack --file models/wip/main256.pt --run runs/main256
+
+`seed` starts a run folder from a model that was exported and committed (models/NAME.dlm and its
+float weights, NAME-float32.npz) at step 0, so a new teacher can distil on from the draft the page
+ships instead of from a random draft:
+
+    python -m decodelab.training.carry seed --name draft --run runs/draft
 """
 from __future__ import annotations
 
@@ -17,9 +23,14 @@ import argparse
 import json
 from pathlib import Path
 
+import numpy as np
 import torch
 
+from ..bundle import read_bundle
+from .export import state_arrays
 from .model import GPT, GPTConfig
+
+MODELS = Path(__file__).resolve().parents[3] / "models"
 
 
 def pack(run: Path, out: Path) -> None:
@@ -49,6 +60,24 @@ def unpack(file: Path, run: Path) -> None:
     print(f"unpacked step {c['step']} into {run}: resume it with train.py's usual command")
 
 
+def seed(name: str, run: Path, models: Path = MODELS) -> None:
+    """A run folder at step 0 holding the exported float weights of models/NAME (no optimizer
+    state, no data order: train.py starts both afresh, with its usual warm-up)."""
+    if (run / "ckpt.pt").exists():
+        raise SystemExit(f"{run}/ckpt.pt exists: resume that run instead of seeding over it")
+    cfg = read_bundle((models / f"{name}.dlm").read_bytes()).meta["train_config"]
+    with np.load(models / f"{name}-float32.npz") as z:
+        state = state_arrays(dict(z), cfg["n_layers"])
+    model = GPT(GPTConfig(**cfg))
+    model.load_state_dict({k: torch.from_numpy(v) for k, v in state.items()})  # the shapes are checked here
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "tokenizer.json").write_bytes((models / "tokenizer.json").read_bytes())
+    (run / "config.json").write_text(json.dumps(cfg, indent=1))
+    torch.save({"model": model.state_dict(), "opt": None, "step": 0, "best": float("inf"), "rng": None,
+                "config": cfg, "train_seconds": 0.0, "rewarm_from": None}, run / "ckpt.pt")
+    print(f"seeded {run} with models/{name} ({cfg['d_model']}-wide, {cfg['n_layers']} layers) at step 0")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -58,9 +87,14 @@ def main(argv=None) -> None:
     u = sub.add_parser("unpack")
     u.add_argument("--file", required=True, type=Path)
     u.add_argument("--run", required=True, type=Path)
+    s = sub.add_parser("seed")
+    s.add_argument("--name", required=True, help="an exported model in models/ (draft, main)")
+    s.add_argument("--run", required=True, type=Path)
     a = ap.parse_args(argv)
     if a.cmd == "pack":
         pack(a.run, a.out)
+    elif a.cmd == "seed":
+        seed(a.name, a.run)
     else:
         unpack(a.file, a.run)
 

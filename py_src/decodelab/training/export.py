@@ -30,20 +30,29 @@ def quantize_rows(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return q, s
 
 
-def float_tensors(state: dict, n_layers: int) -> dict[str, np.ndarray]:
-    """Map the torch state dict onto the bundle's tensor names (weights as [out x in])."""
-    g = lambda k: state[k].detach().cpu().numpy().astype(np.float32)  # noqa: E731
-    out = {"wte": g("wte.weight"), "wpe": g("wpe.weight")}
+def name_pairs(n_layers: int) -> list[tuple[str, str]]:
+    """(bundle tensor name, torch state-dict key) for every tensor: the one map both directions use."""
+    pairs = [("wte", "wte.weight"), ("wpe", "wpe.weight")]
     for l in range(n_layers):
-        p = f"blocks.{l}."
-        out.update({
-            f"h{l}.ln1.w": g(p + "ln1.weight"), f"h{l}.ln1.b": g(p + "ln1.bias"),
-            f"h{l}.qkv": g(p + "qkv.weight"), f"h{l}.proj": g(p + "proj.weight"),
-            f"h{l}.ln2.w": g(p + "ln2.weight"), f"h{l}.ln2.b": g(p + "ln2.bias"),
-            f"h{l}.fc": g(p + "fc.weight"), f"h{l}.fc2": g(p + "fc2.weight"),
-        })
-    out["lnf.w"], out["lnf.b"] = g("ln_f.weight"), g("ln_f.bias")
-    return out
+        h, p = f"h{l}.", f"blocks.{l}."
+        pairs += [(h + "ln1.w", p + "ln1.weight"), (h + "ln1.b", p + "ln1.bias"),
+                  (h + "qkv", p + "qkv.weight"), (h + "proj", p + "proj.weight"),
+                  (h + "ln2.w", p + "ln2.weight"), (h + "ln2.b", p + "ln2.bias"),
+                  (h + "fc", p + "fc.weight"), (h + "fc2", p + "fc2.weight")]
+    return pairs + [("lnf.w", "ln_f.weight"), ("lnf.b", "ln_f.bias")]
+
+
+def float_tensors(state: dict, n_layers: int) -> dict[str, np.ndarray]:
+    """Map the torch state dict onto the bundle's tensor names (weights as [out x in], like torch's)."""
+    g = lambda k: np.asarray(state[k].detach().cpu().numpy() if hasattr(state[k], "detach") else state[k],  # noqa: E731
+                             dtype=np.float32)
+    return {name: g(key) for name, key in name_pairs(n_layers)}
+
+
+def state_arrays(tensors: dict, n_layers: int) -> dict[str, np.ndarray]:
+    """The inverse of float_tensors: exported float weights back under torch's keys (to start a
+    run from an exported model, as carry.py's `seed` does)."""
+    return {key: np.asarray(tensors[name], dtype=np.float32) for name, key in name_pairs(n_layers)}
 
 
 def export(run: Path, name: str, out_dir: Path, evaluate: bool = True) -> Path:
