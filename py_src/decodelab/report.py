@@ -26,6 +26,7 @@ from .bundle import read_bundle, tokenizer_from_bundle
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
 SWEEP_STORIES = 250
+ALPHA_STORIES = 100  # about 20,000 positions: alpha to two decimals
 
 
 def requantize_np(w: np.ndarray, bits: int, scheme: str) -> np.ndarray:
@@ -159,6 +160,35 @@ def bigram_baseline(tok, train_stories, valid_stream, lens, eot) -> dict:
     return {"nats": float(losses.mean()), "bpb": float(losses.sum() / math.log(2) / nbytes), "k": best_k}
 
 
+def draft_acceptance(main_bytes: bytes, draft_bytes: bytes, stories: int = ALPHA_STORIES, gamma: int = 4) -> dict:
+    """How often the draft's guesses would be kept, measured on held-out text with both shipped
+    int8 bundles: at every position of the first `stories` validation stories, alpha = sum over
+    the vocabulary of min(p, q) (p the main model's distribution, q the draft's, both at T = 1):
+    the chance that speculative sampling keeps a drafted token there. Also how often the two
+    greedy picks agree, and the tokens a round yields at `gamma` if alpha were the same at every
+    position (the cost model of chapter 3)."""
+    from .speculative import expected_tokens
+    from .training.corpus import valid_stories
+
+    mb, db = read_bundle(main_bytes), read_bundle(draft_bytes)
+    tok, eot = tokenizer_from_bundle(mb), mb.config.eot_id
+    stream, _ = stream_and_bytes(tok, valid_stories()[:stories], eot)
+    mw = {k: v.astype(np.float32) for k, v in reference.dequantized_weights(mb).items()}
+    dw = {k: v.astype(np.float32) for k, v in reference.dequantized_weights(db).items()}
+    kept, agree, n = 0.0, 0, 0
+    W = mb.config.context
+    for start in range(0, len(stream) - 1, W):
+        chunk = stream[start:start + W]  # the distributions at each position; no targets needed
+        p = np.exp(reference.log_softmax(reference.forward(mw, mb.config, chunk).astype(np.float64)))
+        q = np.exp(reference.log_softmax(reference.forward(dw, db.config, chunk).astype(np.float64)))
+        kept += float(np.minimum(p, q).sum())
+        agree += int((p.argmax(-1) == q.argmax(-1)).sum())
+        n += len(chunk)
+    alpha = kept / n
+    return {"draft_step": db.meta.get("step"), "stories": stories, "positions": n, "alpha": alpha, "greedy_agreement": agree / n,
+            "gamma": gamma, "tokens_per_round": expected_tokens(alpha, gamma)}
+
+
 def samples(n: int = 10, model: Path = MODELS / "main.dlm") -> list[str]:
     """n stories at T = 0.8, top-p 0.95, seeds 1..n (the same seeds give comparable samples of
     two models)."""
@@ -210,6 +240,12 @@ def main(json_path: Path | None = None, stories: int | None = None) -> dict:
     bg = bigram_baseline(tok, train_stories(), stream, lens, eot)
     res.update(bigram_bpb=bg["bpb"], bigram_nats=bg["nats"], bigram_k=bg["k"])
     print(f"bigram  {bg['nats']:.4f} nats/token  {bg['bpb']:.4f} bits/byte   (Dirichlet k = {bg['k']})")
+    dr = draft_acceptance((MODELS / "main.dlm").read_bytes(), (MODELS / "draft.dlm").read_bytes(),
+                          min(ALPHA_STORIES, stories or ALPHA_STORIES))
+    res["draft"] = dr
+    print(f"draft   alpha {dr['alpha']:.3f} (sum of min(p, q) at T = 1), greedy agreement {dr['greedy_agreement']:.3f}, "
+          f"{dr['tokens_per_round']:.2f} tokens a round at gamma {dr['gamma']} "
+          f"({dr['positions']:,} positions, first {dr['stories']} stories)")
     res["samples_T0.8_top_p0.95"] = samples()
     for i, s in enumerate(res["samples_T0.8_top_p0.95"], 1):
         print(f"\n--- sample {i} (T = 0.8, top-p 0.95, seed {i}) ---\n{s}")
