@@ -43,10 +43,9 @@ def name_pairs(n_layers: int) -> list[tuple[str, str]]:
 
 
 def float_tensors(state: dict, n_layers: int) -> dict[str, np.ndarray]:
-    """Map the torch state dict onto the bundle's tensor names (weights as [out x in], like torch's)."""
-    g = lambda k: np.asarray(state[k].detach().cpu().numpy() if hasattr(state[k], "detach") else state[k],  # noqa: E731
-                             dtype=np.float32)
-    return {name: g(key) for name, key in name_pairs(n_layers)}
+    """Map a state dict (torch's keys, arrays as values) onto the bundle's tensor names (weights
+    as [out x in], like torch's)."""
+    return {name: np.asarray(state[key], dtype=np.float32) for name, key in name_pairs(n_layers)}
 
 
 def state_arrays(tensors: dict, n_layers: int) -> dict[str, np.ndarray]:
@@ -67,7 +66,7 @@ def export(run: Path, name: str, out_dir: Path, evaluate: bool = True) -> Path:
         id_to_tok[i] = t
     cfg = Config(cfgd["vocab_size"], cfgd["context"], cfgd["d_model"], cfgd["n_layers"], cfgd["n_heads"],
                  4 * cfgd["d_model"], vocab["special"]["<|endoftext|>"])
-    fl = float_tensors(ck["model"], cfg.n_layers)
+    fl = float_tensors({k: v.detach().cpu().numpy() for k, v in ck["model"].items()}, cfg.n_layers)
     tensors = []
     for n in tensor_names(cfg.n_layers):
         w = fl[n]
