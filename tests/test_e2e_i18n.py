@@ -110,10 +110,19 @@ def test_the_same_seed_writes_the_same_story_in_every_language(browser, site):
 def test_switching_changes_the_language_and_nothing_else(browser, site):
     ctx, pg = open_lang(browser, site, "en")
     try:
-        pg.fill("#sp-seed", "777")
-        before = pg.get_attribute("#sampler-panel", "data-updates")  # read before the change it waits for
-        pg.fill("#sp-prompt", "Tom found a red ball")
-        pg.wait_for_function("(b) => document.querySelector('#sampler-panel').dataset.updates !== b", arg=before)
+        # each change waits for its own update: an update for the seed still in flight when the
+        # prompt changes would otherwise pass the wait, and the bars would be read before the
+        # prompt's distribution arrived
+        for sel, value in (("#sp-seed", "777"), ("#sp-prompt", "Tom found a red ball")):
+            before = pg.get_attribute("#sampler-panel", "data-updates")  # read before the change it waits for
+            pg.fill(sel, value)
+            pg.wait_for_function("(b) => document.querySelector('#sampler-panel').dataset.updates !== b", arg=before)
+        # and the panel has settled: no update lands for 0.5 s (one queued behind another would)
+        for _ in range(40):
+            n = pg.get_attribute("#sampler-panel", "data-updates")
+            pg.wait_for_timeout(500)
+            if pg.get_attribute("#sampler-panel", "data-updates") == n:
+                break
         pg.wait_for_function("() => !document.querySelector('#sampler-panel [aria-busy=true]')")
         en_title = pg.inner_text("#ch1 h2")
         en_bars = pg.inner_text("#sp-bars")
