@@ -228,7 +228,7 @@ def step_package_zip() -> Path:
     """Our package for the page: decodelab/*.py with their .pyc, a zip the worker puts on
     sys.path (no micropip on the start-up path). CPython-only parts (training, numpy code,
     benchmarks) stay out."""
-    cpython_only = {"report.py", "reference.py", "bench.py", "golden.py", "browser.py", "wasmscan.py", "devserver.py", "texts.py"}
+    cpython_only = {"report.py", "reference.py", "bench.py", "golden.py", "browser.py", "engines.py", "wasmscan.py", "devserver.py", "texts.py"}
     raw = CACHE / "decodelab-src.zip"
     import zipfile
 
@@ -480,19 +480,30 @@ def cmd_serve(args) -> None:
     serve(WEB, args.port)
 
 
-def ensure_chromium() -> None:
-    """Debian's chromium for the end-to-end tests (Playwright cannot download its own here)."""
-    if shutil.which("chromium"):
+# The three engines the tests drive, from Debian's packages (Playwright cannot download its own
+# browsers here): what each lane needs on disk, and the packages that bring it.
+BROWSER_PACKAGES = {
+    "/usr/bin/chromium": ["chromium", "fonts-dejavu-core"],
+    "/usr/bin/firefox-esr": ["firefox-esr"],
+    "/usr/bin/WebKitWebDriver": ["webkit2gtk-driver"],  # brings WebKitGTK and its MiniBrowser
+    "/usr/bin/Xvfb": ["xvfb"],  # MiniBrowser needs an X server; it has no headless mode
+}
+
+
+def ensure_browsers() -> None:
+    """Debian's chromium, firefox-esr and WebKitGTK (with Xvfb) for the end-to-end tests."""
+    packages = [pkg for path, pkgs in BROWSER_PACKAGES.items() if not Path(path).exists() for pkg in pkgs]
+    if not packages:
         return
     if os.geteuid() != 0:
-        sys.exit("chromium is missing: install Debian's `chromium` package (needs root)")
+        sys.exit(f"the test browsers are missing: install Debian's {' '.join(packages)} (needs root)")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     run(["apt-get", "update", "-q"], env=env)
-    run(["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium", "fonts-dejavu-core"], env=env)
+    run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages], env=env)
 
 
 def cmd_test(args) -> None:
-    ensure_chromium()
+    ensure_browsers()
     build()
     res = subprocess.run([sys.executable, "-m", "pytest", *args.pytest_args], cwd=ROOT)
     sys.exit(res.returncode)

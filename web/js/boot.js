@@ -8,6 +8,22 @@
 //    i18n.js has put its text in, so nobody sees English flash by; i18n.js lifts it, and so does
 //    a timer here if the modules never run.
 (function () {
+  // What went wrong, counted from the first instant, for the test lanes of all three engines
+  // (WebKitWebDriver cannot read the browser's console): Content-Security-Policy violations (there
+  // should be none; counted here, before the body is parsed, so a refused attribute in the HTML
+  // counts too), uncaught errors, promises rejected with no handler, and console.error, which the
+  // page calls only for failures (ui.js's unexpected errors).
+  var csp = (window.__cspViolations = []);
+  document.addEventListener("securitypolicyviolation", function (e) { csp.push(e.violatedDirective + " " + e.blockedURI); });
+  var errors = (window.__pageErrors = []);
+  window.addEventListener("error", function (e) { errors.push(String(e.message || e)); });
+  window.addEventListener("unhandledrejection", function (e) { errors.push("unhandled rejection: " + String(e.reason)); });
+  var consoleError = console.error;
+  console.error = function () {
+    errors.push([].map.call(arguments, String).join(" "));
+    return consoleError.apply(console, arguments);
+  };
+
   var LANGS = ["en", "ru", "vi"]; // i18n.js's LANGS: a test checks the two lists agree
   function pick() {
     var q = new URLSearchParams(location.search).get("lang");

@@ -29,10 +29,6 @@ import { startLive2 } from "./ch2-live.js";
 import { mountQ8Table } from "./widgets/q8-table.js";
 import { startCh3Live } from "./ch3-live.js";
 
-// Count Content-Security-Policy violations (the end-to-end tests read it; there should be none).
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-
 engine.start(); // as early as the page allows: Python's boot is the long pole
 
 // the boot stages' names are text keys boot.stage.NAME; the slow calls' names ui.endpoint.FN

@@ -1,0 +1,237 @@
+"""The page in three browser engines behind one small interface (CPython only; the test lanes).
+
+- Chromium: Debian's chromium through PyPI playwright (decodelab/browser.py's harness).
+- Firefox: Debian's firefox-esr over WebDriver BiDi, through npm puppeteer-core in a Node process
+  (firefox_bridge.mjs) that carries our requests line by line.
+- WebKit: WebKitGTK's MiniBrowser through Debian's WebKitWebDriver and PyPI selenium, on an X
+  server of its own (Debian's Xvfb; MiniBrowser has no headless mode).
+
+Playwright's own Firefox and WebKit builds cannot be downloaded here. Every lane talks to the page
+the same way: `js(src, arg)` calls the JavaScript function `src` with one JSON argument in the
+page and returns its (awaited) JSON result, so a test is written once for all three. Errors are
+what the driver sees (Chromium, Firefox) plus what the page counted itself (boot.js's
+window.__pageErrors: WebKitWebDriver cannot read the console).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+ENGINES = ("chromium", "firefox", "webkit")
+FIREFOX = "/usr/bin/firefox-esr"
+WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
+MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+BRIDGE = Path(__file__).with_name("firefox_bridge.mjs")
+
+# What the page itself counted (boot.js), read the same way in every engine.
+PAGE_ERRORS = "() => window.__pageErrors || ['boot.js did not run']"
+# Page-level requests that left the origin (the Resource Timing entries; for WebKit, whose
+# driver sees no requests).
+# Scroll a window's whole page and return [its widest width on the way, its width]: formulas are
+# typeset, and chapters laid out, as they come near the screen, so one measure would miss them.
+WIDEST = """async (w) => {
+  w = w || window;
+  const html = w.document.documentElement;
+  let widest = 0;
+  for (let y = 0; y < html.scrollHeight; y += 700) {
+    w.scrollTo(0, y);
+    await new Promise((r) => setTimeout(r, 60));
+    widest = Math.max(widest, html.scrollWidth);
+  }
+  w.scrollTo(0, 0);
+  return [widest, w.innerWidth];
+}"""
+OFF_ORIGIN = ("() => performance.getEntriesByType('resource').map((e) => e.name)"
+              ".filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== location.origin)")
+
+
+def missing(engine: str) -> str | None:
+    """Why `engine` cannot run on this machine, or None."""
+    need = {"chromium": ["/usr/bin/chromium"], "firefox": [FIREFOX, shutil.which("node") or "node"],
+            "webkit": [WEBKIT_DRIVER, MINIBROWSER, shutil.which("Xvfb") or "Xvfb"]}[engine]
+    absent = [p for p in need if not Path(p).exists()]
+    return f"{engine}: missing {', '.join(absent)}" if absent else None
+
+
+class Lane:
+    """One browser of one engine; `open` starts a fresh page (its own storage) in it."""
+
+    name = ""
+
+    def open(self, url: str, width: int = 1100, height: int = 900) -> None: ...
+    def js(self, src: str, arg=None): ...
+    def viewport(self, width: int, height: int) -> None: ...
+    def driver_log(self) -> dict: return {"errors": [], "offOrigin": []}
+    def close_page(self) -> None: ...
+    def quit(self) -> None: ...
+
+    def phone_width(self, width: int) -> tuple[int, int]:
+        """(widest, screen width) over a scroll of the page on a `width` px screen."""
+        self.viewport(width, 800)
+        try:
+            return tuple(self.js(WIDEST))
+        finally:
+            self.viewport(1100, 900)
+
+    def errors(self) -> list[str]:
+        return list(self.driver_log()["errors"]) + list(self.js(PAGE_ERRORS))
+
+    def off_origin(self) -> list[str]:
+        return sorted(set(self.driver_log()["offOrigin"]) | set(self.js(OFF_ORIGIN)))
+
+
+class ChromiumLane(Lane):
+    name = "chromium"
+
+    def __init__(self):
+        from playwright.sync_api import sync_playwright
+
+        from .browser import launch
+
+        self._pw = sync_playwright().start()
+        self._browser = launch(self._pw)
+        self._ctx = self._page = None
+
+    def open(self, url, width=1100, height=900):
+        from .browser import guarded_page
+
+        self.close_page()
+        self._ctx, self._page = guarded_page(self._browser, url, viewport={"width": width, "height": height})
+        self._page.goto(url)
+
+    def js(self, src, arg=None):
+        return self._page.evaluate(src, arg)
+
+    def viewport(self, width, height):
+        self._page.set_viewport_size({"width": width, "height": height})
+
+    def driver_log(self):
+        return {"errors": list(self._page.console_errors), "offOrigin": list(self._page.blocked)}
+
+    def close_page(self):
+        if self._ctx:
+            self._ctx.close()
+        self._ctx = self._page = None
+
+    def quit(self):
+        self.close_page()
+        self._browser.close()
+        self._pw.stop()
+
+
+class FirefoxLane(Lane):
+    name = "firefox"
+
+    def __init__(self):
+        self._log = tempfile.TemporaryFile()
+        self._proc = subprocess.Popen(["node", str(BRIDGE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=self._log, text=True, env=dict(os.environ, DECODELAB_FIREFOX=FIREFOX))
+
+    def _ask(self, op: str, **args):
+        self._proc.stdin.write(json.dumps({"op": op, **args}) + "\n")
+        self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            self._log.seek(0)
+            raise RuntimeError("the Firefox bridge ended: " + self._log.read().decode(errors="replace")[-2000:])
+        answer = json.loads(line)
+        if not answer["ok"]:
+            raise RuntimeError(f"Firefox, {op}: {answer['error']}")
+        return answer["value"]
+
+    def open(self, url, width=1100, height=900):
+        self._ask("open", url=url, width=width, height=height)
+
+    def js(self, src, arg=None):
+        return self._ask("eval", src=src, arg=arg)
+
+    def viewport(self, width, height):
+        self._ask("viewport", width=width, height=height)
+
+    def driver_log(self):
+        return self._ask("log")
+
+    def close_page(self):
+        self._ask("close")
+
+    def quit(self):
+        try:
+            self._proc.stdin.close()
+            self._proc.wait(timeout=30)
+        except Exception:
+            self._proc.kill()
+
+
+class WebKitLane(Lane):
+    name = "webkit"
+    SCRIPT_TIMEOUT_S = 300
+
+    def __init__(self):
+        from selenium import webdriver
+        from selenium.webdriver.webkitgtk.options import Options
+        from selenium.webdriver.webkitgtk.service import Service
+
+        # an X server of our own: -displayfd writes the display number it chose
+        self._x = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        display = ":" + self._x.stdout.readline().strip()
+        opts = Options()
+        opts.binary_location = MINIBROWSER
+        opts.add_argument("--automation")
+        service = Service(executable_path=WEBKIT_DRIVER, env=dict(os.environ, DISPLAY=display))
+        self._driver = webdriver.WebKitGTK(options=opts, service=service)
+        self._driver.set_script_timeout(self.SCRIPT_TIMEOUT_S)
+
+    def open(self, url, width=1100, height=900):
+        # a fresh page: the reader's storage of the last one goes (WebDriver classic has no
+        # contexts), then the address
+        if self._driver.current_url.startswith("http"):
+            self._driver.execute_script("localStorage.clear()")
+        self.viewport(width, height)
+        self._driver.get(url)
+
+    def js(self, src, arg=None):
+        r = self._driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            f"Promise.resolve().then(() => ({src})(arguments[0]))"
+            ".then((v) => done({ok: true, v: v === undefined ? null : v}), (e) => done({ok: false, e: String(e && e.message || e) + ' | ' + String(e && e.stack || '')}));",
+            arg)
+        if not r["ok"]:
+            raise RuntimeError("WebKit: " + r["e"])
+        return r["v"]
+
+    def viewport(self, width, height):
+        # WebDriver sets the window's outer size; the page's width is what the test measures
+        self._driver.set_window_size(width, height)
+
+    def phone_width(self, width):
+        # MiniBrowser's window cannot be made narrower than its toolbar (447 px here), so the
+        # page goes into a `width` px frame of itself (same origin, allowed by the CSP), which
+        # lays it out, media queries included, as a screen of that width would
+        return tuple(self.js("""async (width) => {
+            const f = document.createElement("iframe");
+            f.width = width; f.height = 800;
+            document.body.append(f);
+            f.src = location.href;
+            await new Promise((r) => f.addEventListener("load", r, { once: true }));
+            const t0 = Date.now();
+            while (!f.contentDocument.body.dataset.mounted && Date.now() - t0 < 90000) await new Promise((r) => setTimeout(r, 100));
+            try { return await (%s)(f.contentWindow); } finally { f.remove(); }
+        }""" % WIDEST, width))
+
+    def close_page(self):
+        self._driver.get("about:blank")
+
+    def quit(self):
+        try:
+            self._driver.quit()
+        finally:
+            self._x.terminate()
+
+
+def start(engine: str) -> Lane:
+    return {"chromium": ChromiumLane, "firefox": FirefoxLane, "webkit": WebKitLane}[engine]()
