@@ -502,10 +502,16 @@ def ensure_browsers() -> None:
     run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages], env=env)
 
 
+# The fast lane: every test that needs no browser, and the browser tests marked smoke (a boot,
+# the panel, the same text as CPython, Stop, each language). The full suite stays CI's gate.
+FAST_LANE = ["-m", "not e2e or smoke"]
+
+
 def cmd_test(args) -> None:
     ensure_browsers()
     build()
-    res = subprocess.run([sys.executable, "-m", "pytest", *args.pytest_args], cwd=ROOT)
+    lane = FAST_LANE if args.fast else []
+    res = subprocess.run([sys.executable, "-m", "pytest", *lane, *args.pytest_args], cwd=ROOT)
     sys.exit(res.returncode)
 
 
@@ -528,6 +534,7 @@ def main() -> None:
     p = sub.add_parser("serve")
     p.add_argument("--port", type=int, default=8000)
     p = sub.add_parser("test")
+    p.add_argument("--fast", action="store_true", help="no browser tests but the smoke ones (about a minute)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     p = sub.add_parser("bench")
     p.add_argument("name", choices=["kernel", "startup", "generate", "sampler", "requant", "speculative"])

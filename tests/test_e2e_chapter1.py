@@ -1,6 +1,8 @@
 """End-to-end, chapter 1: the sampler panel and its companions on the live model."""
 import json
 
+import pytest
+
 from conftest import guarded_page, open_ready, py
 
 
@@ -23,6 +25,7 @@ def set_value(pg, field, value):
     wait_update(pg, before)
 
 
+@pytest.mark.smoke
 def test_each_control_changes_bars_and_readouts(ready_page):
     pg = ready_page
     pg.wait_for_selector("#sp-bars .bar-row")
@@ -84,6 +87,7 @@ def test_draw_undo_and_inspect(ready_page):
     pg.wait_for_function("() => !document.querySelector('#sp-tok-0')")
 
 
+@pytest.mark.smoke
 def test_page_text_equals_cpython_text_for_a_seed(ready_page, kernel):
     from pathlib import Path
 

@@ -65,6 +65,7 @@ def open_lang(browser, site, lang, **opts):
     return ctx, pg
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_language_loads_whole_with_no_missing_key(browser, site, lang):
     ctx, pg = open_lang(browser, site, lang)

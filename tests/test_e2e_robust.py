@@ -38,6 +38,7 @@ def test_clicks_during_boot_are_answered_when_python_is_ready(browser, site):
     ctx.close()
 
 
+@pytest.mark.smoke
 def test_an_endless_loop_can_be_stopped_and_nothing_typed_is_lost(browser, site):
     ctx, pg = fresh(browser, site)
     open_ready(pg)

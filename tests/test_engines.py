@@ -82,7 +82,8 @@ def lane(request):
     why = engines.missing(request.param)
     if why:
         pytest.fail(why + " (python3 build.py test installs it)")
-    lane = engines.start(request.param)
+    # Chromium: the session's own (Playwright's sync API allows one instance a thread)
+    lane = engines.start(request.param, request.getfixturevalue("browser") if request.param == "chromium" else None)
     yield lane
     lane.quit()
 

@@ -18,14 +18,24 @@ from conftest import ROOT, WEB
 
 # MathML's scripted elements take exactly this many children (MathML Core, 3.4)
 ARITY = {"msub": 2, "msup": 2, "msubsup": 3, "munder": 2, "mover": 2, "munderover": 3, "mfrac": 2, "mroot": 2}
-MATH = re.compile(r'<(span|div) class="(math|math-block)">(.*?)</\1>', re.S)
+MATH = re.compile(r'<(span|div) class="(math|math-block)"[^>]*>(.*?)</\1>', re.S)
+
+
+DISPLAY_KEY = re.compile(r"\.math\d+$")  # a display formula's text entry (index.html: <div class="math-block">)
 
 
 def formulas():
-    found = []
-    for f in [WEB / "index.html", *sorted((WEB / "i18n").glob("*.txt"))]:
-        for _tag, kind, src in MATH.findall(f.read_text(encoding="utf-8")):
-            found.append((f.name, html.unescape(src), kind == "math-block"))
+    """(where, TeX, display) for every formula of index.html and of each language's text."""
+    from decodelab import texts
+
+    found = [("index.html", html.unescape(src), kind == "math-block")
+             for _t, kind, src in MATH.findall((WEB / "index.html").read_text(encoding="utf-8"))]
+    for lang in texts.LANGS:
+        for key, value in texts.load(lang, WEB).items():
+            if DISPLAY_KEY.search(key):
+                found.append((f"{lang}:{key}", html.unescape(value), True))
+            else:
+                found += [(f"{lang}:{key}", html.unescape(src), kind == "math-block") for _t, kind, src in MATH.findall(value)]
     return found
 
 
@@ -43,7 +53,10 @@ def wrong_arity(markup: str) -> list[str]:
 
 def test_every_formula_typesets_to_well_formed_mathml():
     items = formulas()
-    assert len(items) > 600  # all three languages and index.html's English
+    # every language has its formulas, and the same display formulas as the English
+    counts = {lang: [d for where, _s, d in items if where.startswith(lang)] for lang in ("index.html", "en:", "ru:", "vi:")}
+    assert all(len(c) > 200 for c in counts.values()), {k: len(c) for k, c in counts.items()}
+    assert sum(counts["en:"]) == sum(counts["ru:"]) == sum(counts["vi:"]) > 0
     bad = [(name, src, why) for (name, src, _d), m in zip(items, mathml(items)) for why in wrong_arity(m)]
     assert bad == [], bad[:10]
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -39,6 +41,9 @@ WIDEST = """async (w) => {
   let widest = 0;
   for (let y = 0; y < html.scrollHeight; y += 700) {
     w.scrollTo(0, y);
+    // two frames (typesetting and layout follow the scroll), or 250 ms where frames are held back
+    await Promise.race([new Promise((r) => w.requestAnimationFrame(() => w.requestAnimationFrame(r))),
+                        new Promise((r) => setTimeout(r, 250))]);
     await new Promise((r) => setTimeout(r, 60));
     widest = Math.max(widest, html.scrollWidth);
   }
@@ -87,13 +92,18 @@ class Lane:
 class ChromiumLane(Lane):
     name = "chromium"
 
-    def __init__(self):
-        from playwright.sync_api import sync_playwright
+    def __init__(self, browser=None):
+        # Playwright's sync API allows one instance a thread: a test session that has a Chromium
+        # already (conftest's `browser`) lends it, and this lane does not close it
+        self._pw = None
+        if browser is None:
+            from playwright.sync_api import sync_playwright
 
-        from .browser import launch
+            from .browser import launch
 
-        self._pw = sync_playwright().start()
-        self._browser = launch(self._pw)
+            self._pw = sync_playwright().start()
+            browser = launch(self._pw)
+        self._browser = browser
         self._ctx = self._page = None
 
     def open(self, url, width=1100, height=900):
@@ -119,8 +129,9 @@ class ChromiumLane(Lane):
 
     def quit(self):
         self.close_page()
-        self._browser.close()
-        self._pw.stop()
+        if self._pw:
+            self._browser.close()
+            self._pw.stop()
 
 
 class FirefoxLane(Lane):
@@ -128,16 +139,26 @@ class FirefoxLane(Lane):
 
     def __init__(self):
         self._log = tempfile.TemporaryFile()
+        # a process group of its own, so that quitting ends Firefox too if node cannot
         self._proc = subprocess.Popen(["node", str(BRIDGE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=self._log, text=True, env=dict(os.environ, DECODELAB_FIREFOX=FIREFOX))
+                                      stderr=self._log, text=True, start_new_session=True,
+                                      env=dict(os.environ, DECODELAB_FIREFOX=FIREFOX))
+
+    def _dead(self) -> RuntimeError:
+        self._log.seek(0)
+        return RuntimeError("the Firefox bridge ended: " + self._log.read().decode(errors="replace")[-2000:])
 
     def _ask(self, op: str, **args):
-        self._proc.stdin.write(json.dumps({"op": op, **args}) + "\n")
-        self._proc.stdin.flush()
+        # every request is bounded inside the bridge (puppeteer's protocolTimeout, and the tests'
+        # own in-page deadlines before it), so this read ends
+        try:
+            self._proc.stdin.write(json.dumps({"op": op, **args}) + "\n")
+            self._proc.stdin.flush()
+        except OSError:
+            raise self._dead() from None
         line = self._proc.stdout.readline()
         if not line:
-            self._log.seek(0)
-            raise RuntimeError("the Firefox bridge ended: " + self._log.read().decode(errors="replace")[-2000:])
+            raise self._dead()
         answer = json.loads(line)
         if not answer["ok"]:
             raise RuntimeError(f"Firefox, {op}: {answer['error']}")
@@ -163,7 +184,8 @@ class FirefoxLane(Lane):
             self._proc.stdin.close()
             self._proc.wait(timeout=30)
         except Exception:
-            self._proc.kill()
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        self._log.close()
 
 
 class WebKitLane(Lane):
@@ -178,13 +200,28 @@ class WebKitLane(Lane):
         # an X server of our own: -displayfd writes the display number it chose
         self._x = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        display = ":" + self._x.stdout.readline().strip()
-        opts = Options()
-        opts.binary_location = MINIBROWSER
-        opts.add_argument("--automation")
-        service = Service(executable_path=WEBKIT_DRIVER, env=dict(os.environ, DISPLAY=display))
-        self._driver = webdriver.WebKitGTK(options=opts, service=service)
-        self._driver.set_script_timeout(self.SCRIPT_TIMEOUT_S)
+        try:
+            ready, _, _ = select.select([self._x.stdout], [], [], 20)
+            number = self._x.stdout.readline().strip() if ready else ""
+            if not number.isdigit():
+                raise RuntimeError(f"Xvfb did not start (it said {number!r} in 20 s)")
+            opts = Options()
+            opts.binary_location = MINIBROWSER
+            opts.add_argument("--automation")
+            service = Service(executable_path=WEBKIT_DRIVER, env=dict(os.environ, DISPLAY=":" + number))
+            self._driver = webdriver.WebKitGTK(options=opts, service=service)
+            self._driver.set_script_timeout(self.SCRIPT_TIMEOUT_S)
+        except BaseException:
+            self._stop_x()
+            raise
+
+    def _stop_x(self):
+        self._x.terminate()
+        try:
+            self._x.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._x.kill()
+        self._x.stdout.close()
 
     def open(self, url, width=1100, height=900):
         # a fresh page: the reader's storage of the last one goes (WebDriver classic has no
@@ -215,12 +252,23 @@ class WebKitLane(Lane):
         return tuple(self.js("""async (width) => {
             const f = document.createElement("iframe");
             f.width = width; f.height = 800;
+            // on screen, over the page: WebKit holds back the frames of a frame out of sight
+            Object.assign(f.style, { position: "fixed", top: "0", left: "0", zIndex: "10", background: "white" });
             document.body.append(f);
             f.src = location.href;
             await new Promise((r) => f.addEventListener("load", r, { once: true }));
-            const t0 = Date.now();
-            while (!f.contentDocument.body.dataset.mounted && Date.now() - t0 < 90000) await new Promise((r) => setTimeout(r, 100));
-            try { return await (%s)(f.contentWindow); } finally { f.remove(); }
+            const t0 = Date.now(), w = f.contentWindow;
+            try {
+              while (!w.document.body.dataset.mounted) {
+                if (Date.now() - t0 > 90000) throw new Error("the page in a " + width + " px frame did not start in 90 s");
+                await new Promise((r) => setTimeout(r, 100));
+              }
+              return await (%s)(w);
+            } finally {
+              window.__pageErrors.push(...(w.__pageErrors || []).map((e) => "in the phone frame: " + e));
+              window.__cspViolations.push(...(w.__cspViolations || []));
+              f.remove();
+            }
         }""" % WIDEST, width))
 
     def close_page(self):
@@ -230,8 +278,11 @@ class WebKitLane(Lane):
         try:
             self._driver.quit()
         finally:
-            self._x.terminate()
+            self._stop_x()
 
 
-def start(engine: str) -> Lane:
-    return {"chromium": ChromiumLane, "firefox": FirefoxLane, "webkit": WebKitLane}[engine]()
+def start(engine: str, chromium=None) -> Lane:
+    """A lane of `engine`; `chromium`: a running Playwright Chromium for that lane to borrow."""
+    if engine == "chromium":
+        return ChromiumLane(chromium)
+    return {"firefox": FirefoxLane, "webkit": WebKitLane}[engine]()

@@ -18,7 +18,9 @@ is what the pure-Python code (sampler, tokenizer) iterates over without numpy.
 """
 from __future__ import annotations
 
+import atexit
 import sys
+import weakref
 from array import array
 from pathlib import Path
 
@@ -32,6 +34,24 @@ class KernelError(RuntimeError):
 
 
 class WasmtimeHost:
+    # Every live host, closed by an exit handler while the interpreter is still whole: wasmtime's
+    # objects free themselves in __del__, which at interpreter exit ran after wasmtime's own
+    # module was torn down and printed a TypeError traceback for every kernel still open.
+    _live: "weakref.WeakSet[WasmtimeHost]" = weakref.WeakSet()
+
+    @classmethod
+    def _close_all(cls) -> None:
+        for host in list(cls._live):
+            try:
+                host.close()
+            except Exception:  # noqa: BLE001  (exiting: one host's failure must not keep the others open)
+                pass
+
+    def close(self) -> None:
+        self._calls.clear()
+        for obj in (self.store, self._module, self.engine):  # the store first: it holds the others
+            obj.close()
+
     def __init__(self, wasm_path: str | Path):
         import ctypes
 
@@ -46,7 +66,7 @@ class WasmtimeHost:
         self.engine = wasmtime.Engine(cfg)
         self.store = wasmtime.Store(self.engine)
         try:
-            module = wasmtime.Module.from_file(self.engine, str(path))
+            self._module = module = wasmtime.Module.from_file(self.engine, str(path))
             self.instance = wasmtime.Instance(self.store, module, [])
         except Exception as e:  # wasmtime raises its own error types
             raise KernelError(f"could not instantiate {path.name}: {e}") from e
@@ -58,6 +78,7 @@ class WasmtimeHost:
         self._exports = exports
         self._calls = {}
         self.name = path.name
+        WasmtimeHost._live.add(self)
 
     def func(self, name: str):
         f = self._funcs.get(name)
@@ -134,6 +155,9 @@ class _FastCall:
 
                 raise WasmtimeError._from_ptr(err)
         return getattr(self.res[0].of, self.res_field) if self.res_field else None
+
+
+atexit.register(WasmtimeHost._close_all)
 
 
 class PyodideHost:
