@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT, WEB
+from conftest import WEB
+from test_e2e_chapter1 import cpy as cpython  # the same endpoint in CPython (wasmtime), shared
 
 from decodelab import engines
 
@@ -58,19 +59,6 @@ def boot(lane, site, lang):
     if ready != "1":
         raise AssertionError(f"{lane.name}: engine failed: " + lane.js("() => document.querySelector('#boot-error').innerText"))
     lane.js("(s) => __lane.until('the widgets to mount', () => document.body.dataset.mounted, s)", BOOT_S)
-
-
-def cpython(fn, **args):
-    """The same endpoint in CPython (wasmtime, the shipped kernel and model)."""
-    from decodelab import api
-
-    if not getattr(cpython, "loaded", False):
-        r = json.loads(api.dispatch("load_models", json.dumps({"paths": {"main": str(ROOT / "models" / "main.dlm")}})))
-        assert r["ok"], r
-        cpython.loaded = True
-    r = json.loads(api.dispatch(fn, json.dumps(args)))
-    assert r["ok"], r
-    return r["result"]
 
 
 def text(lang, key):
