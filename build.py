@@ -117,7 +117,7 @@ def compile_kernels(src_root: Path, out: Path, obj_root: Path) -> dict:
     Every module is then scanned: only the relaxed build may hold a relaxed instruction, and
     only the relaxed dot product. Returns what build-info.json records about the builds."""
     from decodelab import builds
-    from decodelab.wasmscan import check_relaxed_use
+    from decodelab_tools.wasmscan import check_relaxed_use
 
     out.mkdir(parents=True, exist_ok=True)
     cc, about = wasm_compiler()
@@ -143,55 +143,36 @@ def compile_kernels(src_root: Path, out: Path, obj_root: Path) -> dict:
 
 
 def step_kernels() -> dict:
-    """kernels/*.c -> web/kernels/ (always rebuilt: it takes a few seconds)."""
-    return compile_kernels(ROOT, WEB / "kernels", CACHE / "obj")
+    """kernels/*.c -> web/kernels/, compiled again only when a source, a flag or the compiler
+    changes (a stamp of them in the build cache; twelve compiles took ~10 s of every build)."""
+    from decodelab import builds
+
+    _, about = wasm_compiler()
+    inputs = hashlib.sha256(json.dumps({
+        "sources": {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted((ROOT / "kernels").iterdir())},
+        "builds": [[b.name, list(b.flags), list(b.extra_sources)] for b in builds.ALL],
+        "flags": [WASM_CFLAGS, WASM_LDFLAGS, list(builds.RELAXED_ONLY_FLAGS)], "compiler": about,
+        "build_py": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}, sort_keys=True).encode()).hexdigest()
+    stamp = CACHE / "kernels.json"
+    outs = [WEB / "kernels" / f"{b.name}.wasm" for b in builds.ALL]
+    if stamp.exists() and all(o.exists() for o in outs):
+        rec = json.loads(stamp.read_text())
+        if rec.get("inputs") == inputs:
+            return rec["record"]
+    record = compile_kernels(ROOT, WEB / "kernels", CACHE / "obj")
+    stamp.write_text(json.dumps({"inputs": inputs, "record": record}))
+    return record
 
 
-# Runs in Node with Pyodide's own CPython, so the bytecode has exactly the page's magic number.
-# Hash-based, unchecked .pyc files: valid without timestamps (zip entries carry a fixed time), so
-# the same sources give the same bytes on every machine. Our own package keeps its .py beside
-# the .pyc, so tracebacks of our code still show their lines.
-COMPILE_PY_JS = r"""
-import { loadPyodide } from "%(pyodide)s";
-import { readFileSync, writeFileSync } from "node:fs";
-const [src, dst, mount, keep] = process.argv.slice(2);
-const py = await loadPyodide({ indexURL: "%(index)s" });
-py.FS.writeFile("/tmp/in.zip", readFileSync(src));
-py.runPython(`
-import importlib.util, importlib._bootstrap_external as be, zipfile
-def build(src, dst, mount, keep_source):
-    n = 0
-    with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zo:
-        for name in sorted(zi.namelist()):
-            data = zi.read(name)
-            def put(n_, d_):
-                info = zipfile.ZipInfo(n_, date_time=(1980, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_DEFLATED
-                info.external_attr = 0o644 << 16
-                zo.writestr(info, d_)
-            if name.endswith(".py"):
-                code = compile(data, mount + "/" + name, "exec", dont_inherit=True)
-                put(name + "c", be._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
-                n += 1
-                if keep_source:
-                    put(name, data)
-            elif not name.endswith("/"):
-                put(name, data)
-    return n
-`);
-const n = py.globals.get("build")("/tmp/in.zip", "/tmp/out.zip", mount, keep === "1");
-writeFileSync(dst, py.FS.readFile("/tmp/out.zip"));
-console.log(`compiled ${n} modules into ${dst}`);
-"""
+# Node programs build.py runs (Pyodide in Node): real files, so they read and lint as code.
+NODE_PROGRAMS = ROOT / "py_src" / "decodelab_tools" / "node"
+COMPILE_PYTHON = NODE_PROGRAMS / "compile_python.mjs"  # .py -> .pyc with the page's own Python
+MAKE_SNAPSHOT = NODE_PROGRAMS / "make_snapshot.mjs"  # Python's memory with decodelab imported
 
 
 def compile_python_zip(src_zip: Path, dst_zip: Path, mount: str, keep_source: bool) -> None:
-    """src_zip's .py files compiled to .pyc by the page's own Python (see COMPILE_PY_JS)."""
-    nm = ROOT / "node_modules" / "pyodide"
-    script = CACHE / "compile_python.mjs"
-    CACHE.mkdir(parents=True, exist_ok=True)
-    script.write_text(COMPILE_PY_JS % {"pyodide": (nm / "pyodide.mjs").as_uri(), "index": str(nm) + "/"})
-    run(["node", script, src_zip, dst_zip, mount, "1" if keep_source else "0"])
+    """src_zip's .py files compiled to .pyc by the page's own Python (node/compile_python.mjs)."""
+    run(["node", COMPILE_PYTHON, ROOT / "node_modules" / "pyodide", src_zip, dst_zip, mount, "1" if keep_source else "0"])
 
 
 def step_pyodide() -> None:
@@ -213,7 +194,7 @@ def step_pyodide() -> None:
     shutil.copy2(src / "python_stdlib.zip", dst / STDLIB_SOURCE)
     stdlib = dst / "python_stdlib.zip"
     stamp = CACHE / "stdlib.stamp"
-    want = hashlib.sha256((src / "python_stdlib.zip").read_bytes() + COMPILE_PY_JS.encode()).hexdigest()
+    want = hashlib.sha256((src / "python_stdlib.zip").read_bytes() + COMPILE_PYTHON.read_bytes()).hexdigest()
     if not stdlib.exists() or not stamp.exists() or stamp.read_text() != want:
         compile_python_zip(src / "python_stdlib.zip", stdlib, "/lib/python314.zip", keep_source=False)
         stamp.write_text(want)
@@ -224,95 +205,53 @@ PACKAGE_ZIP = "decodelab.zip"
 PACKAGE_MOUNT = "/lib/decodelab.zip"  # where the worker writes it, on sys.path
 
 
+def page_package_files() -> list[Path]:
+    """Every module of the page's package, py_src/decodelab (what runs in CPython only lives in
+    py_src/decodelab_tools, which the page never sees: tests/test_structure.py keeps the first
+    from importing the second)."""
+    return sorted((ROOT / "py_src" / "decodelab").rglob("*.py"))
+
+
 def step_package_zip() -> Path:
-    """Our package for the page: decodelab/*.py with their .pyc, a zip the worker puts on
-    sys.path (no micropip on the start-up path). CPython-only parts (training, numpy code,
-    benchmarks) stay out."""
-    cpython_only = {"report.py", "reference.py", "bench.py", "golden.py", "browser.py", "engines.py", "wasmscan.py", "devserver.py", "texts.py"}
+    """The page's package: decodelab/*.py with their .pyc, a zip the worker puts on sys.path
+    (no micropip on the start-up path)."""
     raw = CACHE / "decodelab-src.zip"
     import zipfile
 
     with zipfile.ZipFile(raw, "w") as z:
-        for f in sorted((ROOT / "py_src" / "decodelab").rglob("*.py")):
-            rel = f.relative_to(ROOT / "py_src")
-            if "training" in rel.parts or f.name in cpython_only:
-                continue
-            info = zipfile.ZipInfo(str(rel), date_time=(1980, 1, 1, 0, 0, 0))
+        for f in page_package_files():
+            info = zipfile.ZipInfo(str(f.relative_to(ROOT / "py_src")), date_time=(1980, 1, 1, 0, 0, 0))
             z.writestr(info, f.read_bytes())
     dst = WEB / "wheels" / PACKAGE_ZIP
     dst.parent.mkdir(parents=True, exist_ok=True)
-    compile_python_zip(raw, dst, PACKAGE_MOUNT, keep_source=True)
+    for old in dst.parent.glob("decodelab-*.whl"):
+        old.unlink()  # a wheel earlier builds shipped; nothing loads it
+    stamp = CACHE / "package.stamp"  # compiled again only when a module (or the compiler) changes
+    want = hashlib.sha256(raw.read_bytes() + COMPILE_PYTHON.read_bytes()).hexdigest()
+    if not dst.exists() or not stamp.exists() or stamp.read_text() != want:
+        compile_python_zip(raw, dst, PACKAGE_MOUNT, keep_source=True)
+        stamp.write_text(want)
     return dst
 
 
-# Runs in Node: start Pyodide (the page's own files, the .pyc stdlib), import all of decodelab
-# from the page's zip, and save the interpreter's memory. The page restores it instead of
-# starting Python and importing (1.4 s instead of about 2 s cold). Nothing from the page's side
-# may be in it: the kernel is registered after the restore, and Python's `random` is reseeded
-# there (worker.js), since every visit would otherwise draw the same stream. The memory is
-# half zeros: the all-zero 4 KB pages are left out (their runs are in build-info.json; the worker
-# starts from a zeroed buffer and puts each run back in place) and the rest ships gzip-compressed
-# (31 MB of memory -> 15 MB of pages -> 6 MB), inflated by the browser's own DecompressionStream.
-# Leaving the zeros out of the stream, rather than letting gzip squeeze them, saves a third of
-# the inflate time, which is on the start-up's critical path. `sys._decodelab_snapshot` records which package zip was
-# imported, so the worker can refuse a snapshot of another build. Two builds do not give the
-# same bytes (the interpreter keeps a few clock readings and random numbers), so the snapshot
-# is made again only when its inputs change (the stamp below).
-SNAPSHOT_JS = r"""
-import { loadPyodide } from "%(pyodide)s";
-import { readFileSync, writeFileSync } from "node:fs";
-import { gzipSync } from "node:zlib";
-const [pkg, mount, tag, out, stdlib, ...models] = process.argv.slice(2);
-const py = await loadPyodide({ indexURL: "%(index)s", stdLibURL: stdlib, _makeSnapshot: true, packages: [] });
-py.FS.writeFile(mount, readFileSync(pkg));
-py.runPython(`
-import sys
-sys.path.insert(0, ${JSON.stringify(mount)})
-import decodelab.api  # every endpoint module, and everything they import
-import statistics  # imported where it is used (ch2, perf): here too, as the page restores
-                   # Python with no stdlib zip until the reader's cell runs (worker.js)
-sys._decodelab_snapshot = ${JSON.stringify(tag)}
-`);
-// the shipped models' tokenizer, built once here instead of at every visit (bundle.warm_tokenizer)
-for (const [i, m] of models.entries()) {
-  py.FS.writeFile(`/tmp/model${i}.dlm`, readFileSync(m));
-  py.runPython(`import decodelab.bundle as b; b.warm_tokenizer("/tmp/model${i}.dlm")`);
-  py.FS.unlink(`/tmp/model${i}.dlm`);
-}
-const mem = py.makeMemorySnapshot();
-// runs of 4 KB pages that hold anything but zeros, [offset, length]; only those are shipped
-const PAGE = 4096, runs = [];
-for (let p = 0; p < mem.length; p += PAGE) {
-  const page = mem.subarray(p, Math.min(p + PAGE, mem.length));
-  if (page.every((b) => b === 0)) continue;
-  const last = runs[runs.length - 1];
-  if (last && last[0] + last[1] === p) last[1] += page.length;
-  else runs.push([p, page.length]);
-}
-writeFileSync(out, gzipSync(Buffer.concat(runs.map(([at, n]) => mem.subarray(at, at + n))), { level: 6 }));
-console.log(JSON.stringify({ build_id: py._api.config.BUILD_ID, bytes: mem.length, runs }));
-"""
 SNAPSHOT = "pyodide/decodelab-snapshot.bin"
 
 
 def step_snapshot(package: Path) -> dict:
-    """web/pyodide/decodelab-snapshot.bin: Pyodide's memory with decodelab imported (SNAPSHOT_JS)."""
+    """web/pyodide/decodelab-snapshot.bin: Pyodide's memory with decodelab imported (node/make_snapshot.mjs)."""
     dst = WEB / SNAPSHOT
     stdlib = WEB / "pyodide" / STDLIB_SOURCE
     tag = hashlib.sha256(package.read_bytes()).hexdigest()[:16]
     models = sorted((ROOT / "models").glob("*.dlm"))
     inputs = hashlib.sha256(b"".join((WEB / "pyodide" / f).read_bytes() for f in PYODIDE_FILES + [STDLIB_SOURCE])
                             + b"".join(m.read_bytes() for m in models)
-                            + package.read_bytes() + SNAPSHOT_JS.encode()).hexdigest()
+                            + package.read_bytes() + MAKE_SNAPSHOT.read_bytes()).hexdigest()
     stamp = CACHE / "snapshot.json"
     if dst.exists() and stamp.exists():
         rec = json.loads(stamp.read_text())
         if rec.get("inputs") == inputs:
             return rec["info"]
-    script = CACHE / "make_snapshot.mjs"
-    script.write_text(SNAPSHOT_JS % {"pyodide": (WEB / "pyodide" / "pyodide.mjs").as_uri(),
-                                     "index": str(WEB / "pyodide") + "/"})
-    res = subprocess.run(["node", script, package, PACKAGE_MOUNT, tag, dst, stdlib, *models], check=True,
+    res = subprocess.run(["node", MAKE_SNAPSHOT, WEB / "pyodide", package, PACKAGE_MOUNT, tag, dst, stdlib, *models], check=True,
                          capture_output=True, text=True)
     made = json.loads(res.stdout.strip().splitlines()[-1])
     info = {"file": SNAPSHOT, "pyodide_build_id": made["build_id"], "memory_bytes": made["bytes"], "runs": made["runs"],
@@ -337,33 +276,6 @@ def step_micropip() -> Path:
     dst.mkdir(parents=True, exist_ok=True)
     shutil.copy2(found[0], dst / found[0].name)
     return dst / found[0].name
-
-
-# Zip entries carry this time instead of the files' (a fresh clone's mtimes are its checkout
-# time), so the same commit builds the same wheel bytes anywhere (1980-01-01, the zip epoch).
-REPRODUCIBLE_EPOCH = "315532800"
-
-
-def build_wheel(src_root: Path, tmp: Path) -> Path:
-    """The decodelab wheel (pure Python) built from src_root into tmp, byte for byte the same for
-    the same sources in any folder."""
-    shutil.rmtree(tmp, ignore_errors=True)
-    env = dict(os.environ, SOURCE_DATE_EPOCH=REPRODUCIBLE_EPOCH)
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", tmp, "."],
-        cwd=src_root, env=env)
-    shutil.rmtree(src_root / "build" / "lib", ignore_errors=True)
-    return next(tmp.glob("decodelab-*.whl"))
-
-
-def step_wheel() -> Path:
-    """The decodelab wheel for micropip in the page."""
-    dst = WEB / "wheels"
-    dst.mkdir(parents=True, exist_ok=True)
-    for old in dst.glob("decodelab-*.whl"):
-        old.unlink()
-    whl = build_wheel(ROOT, CACHE / "wheel")
-    shutil.copy2(whl, dst / whl.name)
-    return dst / whl.name
 
 
 def step_vendor() -> None:
@@ -406,7 +318,7 @@ def step_i18n() -> dict:
     """web/i18n/LANG.txt -> web/i18n/LANG.json (what the page loads), and index.html's inline
     English set from en.txt (its one source; the build rewrites index.html only if they differ,
     and a test fails if a commit leaves them apart)."""
-    from decodelab import texts
+    from decodelab_tools import texts
 
     hashes = {}
     for lang in texts.LANGS:
@@ -427,7 +339,7 @@ def step_i18n() -> dict:
     return hashes
 
 
-def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dict, package: Path,
+def step_build_info(micropip: Path, models: list[str], kernels: dict, package: Path,
                     snapshot: dict, i18n: dict) -> None:
     """web/build-info.json: file names and content hashes the worker uses (cache busting), the
     kernel builds in the order the page tries them, and how each kernel was compiled."""
@@ -437,7 +349,6 @@ def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dic
         return hashlib.sha256(p.read_bytes()).hexdigest()[:16]
 
     info = {
-        "wheel": f"wheels/{wheel.name}?v={digest(wheel)}",
         "package": f"wheels/{package.name}?v={digest(package)}", "package_mount": PACKAGE_MOUNT,
         "package_sha256": digest(package),
         "stdlib_sha256": digest(WEB / "pyodide" / "python_stdlib.zip"),
@@ -449,7 +360,7 @@ def step_build_info(wheel: Path, micropip: Path, models: list[str], kernels: dic
         "kernel_order": [[b.name, b.label] for b in builds.PAGE_FALLBACK_ORDER],
         "kernel_builds": kernels,
         "models": {Path(m).stem: f"models/{m}?v={digest(WEB / 'models' / m)}" for m in models},
-        "version": digest(wheel),
+        "version": digest(package),
         "i18n": i18n,  # language -> hash of its JSON (boot.js fetches i18n/LANG.json before this file)
     }
     (WEB / "build-info.json").write_text(json.dumps(info, indent=1))
@@ -460,21 +371,20 @@ def build() -> None:
     kernels = step_kernels()
     step_pyodide()
     micropip = step_micropip()
-    wheel = step_wheel()
     package = step_package_zip()
     snapshot = step_snapshot(package)
     step_vendor()
     step_bundle()
     models = step_models()
     i18n = step_i18n()
-    step_build_info(wheel, micropip, models, kernels, package, snapshot, i18n)
+    step_build_info(micropip, models, kernels, package, snapshot, i18n)
     log(f"site ready in {WEB}")
 
 
 # ---- commands ------------------------------------------------------------------------------------
 
 def cmd_serve(args) -> None:
-    from decodelab.devserver import serve
+    from decodelab_tools.devserver import serve
 
     build()
     serve(WEB, args.port)
@@ -502,9 +412,10 @@ def ensure_browsers() -> None:
     run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages], env=env)
 
 
-# The fast lane: every test that needs no browser, and the browser tests marked smoke (a boot,
-# the panel, the same text as CPython, Stop, each language). The full suite stays CI's gate.
-FAST_LANE = ["-m", "not e2e or smoke"]
+# The fast lane: every test that needs no browser but the few marked slow (statistics over
+# thousands of rounds, clean rebuilds), and the browser tests marked smoke (a boot, the panel,
+# the same text as CPython, Stop, one language besides English). The full suite stays CI's gate.
+FAST_LANE = ["-m", "(not e2e or smoke) and not slow"]
 
 
 def cmd_test(args) -> None:
@@ -516,14 +427,14 @@ def cmd_test(args) -> None:
 
 
 def cmd_bench(args) -> None:
-    from decodelab.bench import run_bench
+    from decodelab_tools.bench import run_bench
 
     build()
     run_bench(args.name, WEB, args.json)
 
 
 def cmd_report(args) -> None:
-    from decodelab.report import main as report_main
+    from decodelab_tools.report import main as report_main
 
     report_main(args.json, args.stories)
 

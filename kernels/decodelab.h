@@ -23,7 +23,7 @@
  *   allocated after it. Every block is 16-byte aligned and zero-filled. Memory grows on demand;
  *   dl_alloc returns 0 when it cannot grow.
  *
- * Number formats
+ * Number formats (the weight formats are DL_WEIGHTS_* below)
  *   A quantized matrix W (rows x cols) is stored as int8 q[rows*cols], row-major, plus one
  *   float32 scale s[rows]: W[r][c] = s[r] * q[r*cols + c]. Vectors are float32.
  *
@@ -33,6 +33,12 @@
 #define DECODELAB_H
 
 #include <stdint.h>
+
+/* ---- weight formats: the code of each in the bundle's tensor table (bundle.py WeightFormat) -- */
+#define DL_WEIGHTS_F32 0u     /* float32 values (LayerNorm gains and biases) */
+#define DL_WEIGHTS_I8_ROW 1u  /* int8 values, row-major, one float32 scale per row (every matrix) */
+/* A second format (say 4-bit values in groups of 32, one scale per group) gets a code here, a
+ * WeightFormat in bundle.py, its size rule in model.c's find_tensor, and its own products. */
 
 #if defined(DL_NATIVE)
 #define DL_EXPORT(name)

@@ -68,15 +68,13 @@ typedef struct {
 
 typedef struct {
     char name[24];                /* NUL padded */
-    uint32_t dtype;               /* 0 float32, 1 int8 with one float32 scale per row */
+    uint32_t dtype;               /* weight format: DL_WEIGHTS_F32 or DL_WEIGHTS_I8_ROW (decodelab.h) */
     uint32_t rows, cols, data_offset, scale_offset, reserved;
 } TensorEntry;
 
 _Static_assert(sizeof(BundleHeader) == 64, "bundle header is 64 bytes (bundle.py HEADER)");
 _Static_assert(sizeof(TensorEntry) == 48, "tensor entry is 48 bytes (bundle.py ENTRY)");
 #define BUNDLE_MIN_LEN (sizeof(BundleHeader) + 4) /* a header and the checksum */
-#define DTYPE_F32 0u
-#define DTYPE_I8 1u
 
 /* The shape of the network, from the header. */
 typedef struct {
@@ -162,12 +160,12 @@ static const TensorEntry *find_tensor(const uint8_t *b, uint32_t len, const char
         if (hd->table_offset + sizeof(TensorEntry) * (i + 1) > len) break;
         const TensorEntry *e = (const TensorEntry *)(b + hd->table_offset) + i;
         if (!name_is(e->name, name)) continue;
-        uint32_t bytes = rows * cols * (dtype == DTYPE_I8 ? 1 : 4);
+        uint32_t bytes = rows * cols * (dtype == DL_WEIGHTS_I8_ROW ? 1 : 4);
         if (e->dtype != dtype || e->rows != rows || e->cols != cols) {
             last_error = "model file: a tensor has the wrong type or shape";
             return 0;
         }
-        if (e->data_offset + bytes > len || (dtype == DTYPE_I8 && e->scale_offset + 4 * rows > len) ||
+        if (e->data_offset + bytes > len || (dtype == DL_WEIGHTS_I8_ROW && e->scale_offset + 4 * rows > len) ||
             (e->data_offset & 3) || (e->scale_offset & 3)) {
             last_error = "model file: a tensor points outside the file";
             return 0;
@@ -179,7 +177,7 @@ static const TensorEntry *find_tensor(const uint8_t *b, uint32_t len, const char
 }
 
 static int bind_matrix(QMat *m, const uint8_t *b, uint32_t len, const char *name, int32_t rows, int32_t cols) {
-    const TensorEntry *e = find_tensor(b, len, name, DTYPE_I8, (uint32_t)rows, (uint32_t)cols);
+    const TensorEntry *e = find_tensor(b, len, name, DL_WEIGHTS_I8_ROW, (uint32_t)rows, (uint32_t)cols);
     if (!e) return 0;
     m->rows = rows;
     m->cols = cols;
@@ -199,7 +197,7 @@ static int bind_matrix(QMat *m, const uint8_t *b, uint32_t len, const char *name
 }
 
 static const float *bind_vector(const uint8_t *b, uint32_t len, const char *name, int32_t n) {
-    const TensorEntry *e = find_tensor(b, len, name, DTYPE_F32, 1, (uint32_t)n);
+    const TensorEntry *e = find_tensor(b, len, name, DL_WEIGHTS_F32, 1, (uint32_t)n);
     return e ? (const float *)(b + e->data_offset) : 0;
 }
 

@@ -1,6 +1,6 @@
 """Shared fixtures: the kernel through wasmtime, the built site served on localhost, and a
 headless Chromium page that aborts (and records) every request leaving our origin
-(decodelab/browser.py, the same harness the benchmarks use)."""
+(decodelab_tools/browser.py, the same harness the benchmarks use)."""
 from __future__ import annotations
 
 import sys
@@ -12,8 +12,34 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py_src"))
 WEB = ROOT / "web"
 
-from decodelab.browser import call as py  # noqa: E402,F401  (tests import it from here)
-from decodelab.browser import guarded_page, launch, open_ready  # noqa: E402,F401
+from decodelab_tools.browser import call as py  # noqa: E402,F401  (tests import it from here)
+from decodelab_tools.browser import guarded_page, launch, open_ready  # noqa: E402,F401
+
+
+@pytest.fixture(scope="session")
+def valid_stories():
+    """The held-out TinyStories (valid.txt). The corpus is not committed: where it is absent a
+    test that needs it is skipped, and says which folder it looked for."""
+    from decodelab_tools.training import corpus
+
+    try:
+        folder = corpus.default_corpus_dir()
+    except FileNotFoundError as e:
+        pytest.skip(f"needs the TinyStories corpus, which is not in the repository: {e}")
+    return corpus.valid_stories(folder)
+
+
+def settled(pg):
+    """Until the engine has answered every call the page made (window.decodelab.idle) and the
+    page has drawn a frame after the last answer: what a test waits for before it asserts that
+    nothing more happened, instead of a fixed pause."""
+    pg.evaluate("""() => window.decodelab.idle().then(() => new Promise((r) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))))""")
+
+
+def frames(pg):
+    """Two rendered frames: layout and paint have followed the last change (a resize, a switch)."""
+    pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def widest_while_scrolling(pg, step=700, pause=40):
@@ -60,7 +86,7 @@ def scalar_kernel():
 def site():
     if not (WEB / "build-info.json").exists():
         pytest.fail("the site is not built: run `python3 build.py test` (it builds first)")
-    from decodelab.devserver import serve_in_thread
+    from decodelab_tools.devserver import serve_in_thread
 
     srv, url = serve_in_thread(WEB)
     yield url

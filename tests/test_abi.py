@@ -2,7 +2,8 @@
 import re
 from pathlib import Path
 
-from decodelab import bundle, kernel, reference
+from decodelab import bundle, kernel
+from decodelab_tools import reference
 
 HEADER = (Path(__file__).resolve().parents[1] / "kernels" / "decodelab.h").read_text()
 MODEL_C = (Path(__file__).resolve().parents[1] / "kernels" / "model.c").read_text()
@@ -19,6 +20,29 @@ def test_block_sizes_match_the_header():
     assert kernel.MATRIX_INFO_WORDS == define("DL_MATRIX_INFO_WORDS")
     assert kernel.PREPARE_HEADER_BYTES == define("DL_PREPARE_HEADER_BYTES")
     assert reference.ACT_QMAX == define("DL_ACT_QMAX")
+
+
+def test_the_weight_formats_are_the_same_in_c_and_python():
+    """Each DL_WEIGHTS_* code of the header is a bundle.WeightFormat, and the other way round;
+    the matrices ship in the one the kernel's products read."""
+    in_c = {name: int(code) for name, code in re.findall(r"#define DL_WEIGHTS_(\w+) (\d+)u", HEADER)}
+    assert in_c == {"F32": bundle.FLOAT32.code, "I8_ROW": bundle.INT8_ROW.code}
+    assert set(bundle.FORMATS) == set(in_c.values())
+    assert bundle.MATRIX_FORMAT is bundle.INT8_ROW and "DL_WEIGHTS_I8_ROW" in MODEL_C
+
+
+def test_a_weight_format_this_build_cannot_read_is_named():
+    import struct
+
+    import pytest
+
+    data = bytearray((Path(__file__).resolve().parents[1] / "models" / "draft.dlm").read_bytes())
+    table = struct.unpack_from("<I", data, 40)[0]
+    struct.pack_into("<I", data, table + 24, 7)  # the first tensor's format: a code nobody wrote
+    import zlib
+    struct.pack_into("<I", data, len(data) - 4, zlib.crc32(bytes(data[:-4])) & 0xFFFFFFFF)
+    with pytest.raises(bundle.BundleError, match="weight format 7"):
+        bundle.read_bundle(bytes(data))
 
 
 def test_abi_version_matches(kernel):

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from conftest import guarded_page, open_ready, py
+from conftest import frames, guarded_page, open_ready, py, settled
 
 
 def readouts(pg):
@@ -273,7 +273,7 @@ def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site
                           "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))")
         assert [v for v in res if v["impact"] in ("serious", "critical")] == []
         pg.set_viewport_size({"width": 360, "height": 800})
-        pg.wait_for_timeout(300)
+        frames(pg)
         sw, iw = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert sw <= iw, f"page is {sw} px wide on a {iw} px screen"
         assert not pg.blocked
@@ -322,7 +322,8 @@ def test_the_end_token_ends_a_draw_and_shows_as_an_end(ready_page):
     set_value(pg, "temperature", 0)
     pg.click("#sp-draw10")
     pg.wait_for_selector(f"#sp-tok-{len(want['tokens']) - 1}")
-    pg.wait_for_timeout(300)
+    pg.wait_for_function("() => !document.querySelector('#sp-draw10').classList.contains('busy')")
+    settled(pg)  # the draw is over and every answer is drawn: a token past the end would be here
     assert pg.query_selector(f"#sp-tok-{len(want['tokens'])}") is None  # drawing stopped at the end
     assert "end" in pg.get_attribute(f"#sp-tok-{len(want['tokens']) - 1}", "class").split()
     assert pg.is_visible("#sp-end-note") and "<|endoftext|>" not in pg.inner_text("#sp-text")

@@ -183,7 +183,7 @@ def test_phone_width_has_no_horizontal_scroll(browser, site):
 def test_chapter2_questions_are_fair():
     """Four options each, the right one in different places and not always the longest, and an
     explanation that teaches (longer than any option)."""
-    from decodelab import texts
+    from decodelab_tools import texts
 
     js = (ROOT / "web" / "js" / "widgets" / "quiz-questions.js").read_text()
     en = texts.load("en")  # the words are the text files' entries (quiz.ID.q, .o0, .o1, …, .why)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import py
+from conftest import frames, py
 
 LIVE_PAIR_MS = 180_000
 
@@ -154,7 +154,7 @@ def test_chapter_3_fits_a_phone(ready_page):
     pg.set_viewport_size({"width": 360, "height": 800})
     try:
         scroll_through(pg)
-        pg.wait_for_timeout(300)
+        frames(pg)
         sw, iw = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert sw <= iw, (sw, iw)
     finally:

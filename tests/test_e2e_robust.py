@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, guarded_page, open_ready, py, widest_while_scrolling
+from conftest import ROOT, guarded_page, open_ready, py, settled, widest_while_scrolling
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -82,7 +82,8 @@ def test_double_click_draw_equals_two_single_draws(ready_page):
     pg.fill("#sp-seed", "99")
     pg.dblclick("#sp-draw1")
     pg.wait_for_selector("#sp-tok-1", timeout=30_000)
-    pg.wait_for_timeout(300)
+    pg.wait_for_function("() => !document.querySelector('#sp-draw1').classList.contains('busy')")
+    settled(pg)  # both clicks answered: a third draw would be on the page now
     double = [pg.inner_text(f"#sp-tok-{i}") for i in range(2)]
     assert pg.query_selector("#sp-tok-2") is None  # two draws, not one and not three
     pg.click("#sp-clear")
@@ -101,7 +102,7 @@ def test_editing_the_prompt_during_a_draw_drops_the_old_continuation(ready_page)
     pg.click("#sp-draw10")
     pg.fill("#sp-prompt", "A new beginning")
     pg.wait_for_function("() => !document.querySelector('#sp-draw10').classList.contains('busy')", timeout=30_000)
-    pg.wait_for_timeout(300)
+    settled(pg)  # the old draw's last answer has come back: had it been kept, its tokens would show
     assert pg.query_selector("#sp-tok-0") is None
     assert pg.inner_text("#sp-text").startswith("A new beginning")
 

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from decodelab import quant, reference
+from decodelab import quant
+from decodelab_tools import reference
 from decodelab import sampler as S
 from decodelab.engine import Engine
 
@@ -253,6 +254,7 @@ def test_all_builds_give_identical_logits(kernel, simd_kernel, scalar_kernel, od
             e.set_fast(True)
 
 
+@pytest.mark.slow  # every kernel build writes a story, about 9 s
 def test_all_builds_write_the_same_text(kernel, simd_kernel, scalar_kernel):
     """Same seed, same text on every build: 300 sampled tokens at the defaults and at T = 1.5."""
     data = (MODELS / "main.dlm").read_bytes()
@@ -289,7 +291,7 @@ def test_requantization_with_remainder_columns(kernel, scalar_kernel, odd_width_
 def test_reports_numpy_requantization_equals_the_kernels(engine, scheme, bits):
     """The held-out figures per bit depth (report.py, written into the bundle's metadata) come
     from numpy; the page re-quantizes in C. Both must mean the same weights."""
-    from decodelab.report import requantized
+    from decodelab_tools.report import requantized
 
     t = engine.bundle.tensors["h0.fc2"]
     q0 = np.frombuffer(t.data, dtype=np.int8).reshape(t.rows, t.cols).astype(np.float64)

@@ -1,4 +1,4 @@
-"""The page in Chromium, Firefox and WebKit, in English, Russian and Vietnamese (decodelab/engines.py).
+"""The page in Chromium, Firefox and WebKit, in English, Russian and Vietnamese (decodelab_tools/engines.py).
 
 Each engine and language gets one fresh page and, in order: boot with the best kernel that engine
 can validate (and the fallback notice where it is not the best build), a draw, the same text for
@@ -15,7 +15,7 @@ import pytest
 from conftest import WEB
 from test_e2e_chapter1 import cpy as cpython  # the same endpoint in CPython (wasmtime), shared
 
-from decodelab import engines
+from decodelab_tools import engines
 
 LANGS = ("en", "ru", "vi")
 # The kernel each engine runs here (README, browser table). The test also checks it is the best
@@ -107,12 +107,21 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
     assert here["tokens"] == want["tokens"]
 
     # 4. a reader's scroll: every widget shows a result, and with the speed race run (the one
-    # widget that waits for its button) every live number is filled; no widget shows an error
+    # widget that waits for its button) every live number is filled; no widget shows an error.
+    # A widget scrolled past faster than the engine draws a frame is not seen (WebKit under a busy
+    # Xvfb skipped the kernel check once in CI), so while numbers are missing the reader looks
+    # again, slower: what it asserts is that each widget fills once seen, not one frame's timing.
     lane.js("""async (s) => {
-        for (const w of document.querySelectorAll('.widget')) { w.scrollIntoView({ block: 'center' }); await __lane.frames(); }
+        const t0 = Date.now(), widgets = [...document.querySelectorAll('.widget')];
+        const look = async (pause) => { for (const w of widgets) { w.scrollIntoView({ block: 'center' }); await __lane.frames(); await __lane.sleep(pause); } };
+        await look(0);
         __lane.$('#speed-run').click();
-        try { await __lane.until('every live number', () => __lane.unfilled().length === 0, s); }
-        catch (e) { throw new Error(e.message + ': still empty ' + __lane.unfilled().slice(0, 20).join(', ')); } }""", FILL_S)
+        for (let again = 0; ; again++) {
+          const left = s - (Date.now() - t0) / 1000;
+          try { await __lane.until('every live number', () => __lane.unfilled().length === 0, Math.min(left, 30 + 30 * again)); return again; }
+          catch (e) { if (left <= 30 + 30 * again) throw new Error(e.message + ': still empty ' + __lane.unfilled().slice(0, 20).join(', ')); }
+          await look(400);
+        } }""", FILL_S)
     shown = lane.js("""() => [...document.querySelectorAll('.widget')].map((w) => [w.id || 'quiz', w.textContent.trim().length,
         [...w.querySelectorAll('.error, .field-error:not([hidden])')].map((e) => e.textContent.trim()).filter(Boolean)])""")
     assert all(n > 0 for _, n, _ in shown), [w for w, n, _ in shown if not n]

@@ -26,7 +26,7 @@ DISPLAY_KEY = re.compile(r"\.math\d+$")  # a display formula's text entry (index
 
 def formulas():
     """(where, TeX, display) for every formula of index.html and of each language's text."""
-    from decodelab import texts
+    from decodelab_tools import texts
 
     found = [("index.html", html.unescape(src), kind == "math-block")
              for _t, kind, src in MATH.findall((WEB / "index.html").read_text(encoding="utf-8"))]

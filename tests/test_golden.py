@@ -2,14 +2,15 @@
 
 Comparing builds with each other catches a build that drifts alone; the golden file also catches
 a change that moves every build the same way (a new compiler, a flag, a reordered sum).
-After a deliberate change, regenerate with `python -m decodelab.golden --write`.
+After a deliberate change, regenerate with `python -m decodelab_tools.golden --write`.
 """
 import json
 
 import pytest
 from conftest import ROOT
 
-from decodelab import builds, golden
+from decodelab import builds
+from decodelab_tools import golden
 from decodelab.kernel import Kernel, wasm_path
 
 GOLD = json.loads(golden.GOLDEN.read_text())

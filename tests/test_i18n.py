@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from decodelab import texts
+from decodelab_tools import texts
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "web"

@@ -15,7 +15,7 @@ Tolerances, and why:
 import numpy as np
 import pytest
 
-from decodelab.reference import ACT_QMAX
+from decodelab_tools.reference import ACT_QMAX
 
 SHAPES = [(1, 1), (1, 17), (33, 15), (4, 16), (5, 33), (64, 64), (257, 129), (4096, 256)]
 U = 2.0 ** -24

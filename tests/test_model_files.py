@@ -31,10 +31,8 @@ def test_parity_on_edge_cases(hf, ours, text):
     assert ours.decode(ours.encode(text)) == text
 
 
-def test_parity_on_every_validation_story(hf, ours):
-    from decodelab.training.corpus import valid_stories
-
-    stories = valid_stories()
+def test_parity_on_every_validation_story(hf, ours, valid_stories):
+    stories = valid_stories
     assert len(stories) == 1250
     mismatched = [i for i, (s, enc) in enumerate(zip(stories, hf.encode_batch(stories))) if ours.encode(s) != enc.ids]
     assert mismatched == []
@@ -106,11 +104,11 @@ def test_kernel_refuses_a_bad_header_too(kernel, good):
 
 # ---- int8 against float on held-out text ----------------------------------------------------------
 
-def test_int8_costs_little_against_float_on_held_out_text():
+@pytest.mark.slow  # 40 stories through the numpy forward pass, about 20 s
+def test_int8_costs_little_against_float_on_held_out_text(valid_stories):
     """Mean nats/token on a slice of valid.txt: the int8 bundle (as shipped, float activations)
     against the float checkpoint it was exported from, through the same numpy forward pass."""
-    from decodelab import reference
-    from decodelab.training.corpus import valid_stories
+    from decodelab_tools import reference
 
     b = read_bundle((MODELS / "main.dlm").read_bytes())
     tok = tokenizer_from_bundle(b)
@@ -118,7 +116,7 @@ def test_int8_costs_little_against_float_on_held_out_text():
     fw = {k: v.astype(np.float64) for k, v in fl.items()}
     qw = reference.dequantized_weights(b)
     stream = [b.config.eot_id]
-    for s in valid_stories()[:40]:
+    for s in valid_stories[:40]:
         stream += tok.encode(s) + [b.config.eot_id]
     nq, n = reference.stream_nll(qw, b.config, stream)
     nf, _ = reference.stream_nll(fw, b.config, stream)
@@ -149,7 +147,7 @@ def test_the_export_name_map_runs_both_ways_over_every_tensor():
     """export.float_tensors (torch keys -> bundle names) and state_arrays (back, for carry.py's
     `seed`) read one map: every tensor of the shipped draft goes there and back unchanged."""
     from decodelab.bundle import tensor_names
-    from decodelab.training.export import float_tensors, state_arrays
+    from decodelab_tools.training.export import float_tensors, state_arrays
 
     n_layers = read_bundle((MODELS / "draft.dlm").read_bytes()).config.n_layers
     fl = dict(np.load(MODELS / "draft-float32.npz"))
@@ -164,7 +162,7 @@ def test_the_reports_draft_acceptance_is_one_for_a_model_against_itself_and_belo
     """report.draft_acceptance: alpha = mean over positions of sum(min(p, q)). A model against
     itself keeps every guess; the shipped draft against the main model keeps some, not all, and the
     tokens a round follow chapter 3's formula."""
-    from decodelab.report import draft_acceptance
+    from decodelab_tools.report import draft_acceptance
     from decodelab.speculative import expected_tokens
 
     main, draft = (MODELS / "main.dlm").read_bytes(), (MODELS / "draft.dlm").read_bytes()

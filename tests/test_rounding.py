@@ -14,7 +14,7 @@ import pytest
 from conftest import WEB
 
 from decodelab import quant
-from decodelab.reference import round_half_away_np
+from decodelab_tools.reference import round_half_away_np
 
 
 def f32(v):
@@ -71,7 +71,7 @@ def test_javascript_rule_equals_python(tmp_path):
 
 
 def test_export_uses_the_rule():
-    from decodelab.training.export import quantize_rows
+    from decodelab_tools.training.export import quantize_rows
 
     w = np.array([[63.0 * 127 / 63, 0.5, BELOW_HALF, -2.5]], dtype=np.float32)  # scale 1 per row
     q, s = quantize_rows(w)

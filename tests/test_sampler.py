@@ -187,7 +187,7 @@ def english(msg: dict) -> str:
     nested message rendered in turn)."""
     import re
 
-    from decodelab import texts
+    from decodelab_tools import texts
 
     en = texts.load("en")
 

@@ -63,6 +63,7 @@ def chi2(counts, p, n):
 SETTINGS = S.Settings(temperature=1.0, top_k=40, top_p=1.0)
 
 
+@pytest.mark.slow  # 4000 speculative rounds, about 35 s
 def test_sampled_tokens_follow_the_target_distribution(pair):
     t, d = pair
     n = 4000
@@ -71,6 +72,7 @@ def test_sampled_tokens_follow_the_target_distribution(pair):
     assert chi2(counts, p, n) < CHI2_10_DF_P001
 
 
+@pytest.mark.slow  # 4000 speculative rounds, about 35 s
 def test_the_statistical_test_catches_a_wrong_rule(pair, monkeypatch):
     import decodelab.specdecode as sd
 

@@ -2,11 +2,13 @@
 import ast
 from pathlib import Path
 
-PKG = Path(__file__).resolve().parents[1] / "py_src" / "decodelab"
+SRC = Path(__file__).resolve().parents[1] / "py_src"
+PKG = SRC / "decodelab"  # the page's package (it goes into decodelab.zip as it is)
+TOOLS = SRC / "decodelab_tools"  # CPython only: training, reference, benchmarks, browser harness
 
 
 def _module_name(path: Path) -> str:
-    rel = path.relative_to(PKG.parent).with_suffix("")
+    rel = path.relative_to(SRC).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -36,7 +38,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def _graph() -> dict[str, set[str]]:
-    files = {_module_name(p): p for p in PKG.rglob("*.py")}
+    files = {_module_name(p): p for pkg in (PKG, TOOLS) for p in pkg.rglob("*.py")}
     return {m: {t for t in _imports(p) if t in files and t != m} for m, p in files.items()}
 
 
@@ -59,6 +61,17 @@ def test_no_import_cycles_anywhere_in_py_src():
         if not state.get(m):
             visit(m, [m])
     assert cycles == []
+
+
+def test_the_page_package_never_imports_the_tools_package():
+    """What runs in the page imports nothing CPython-only, so the page's zip can be the whole
+    package; the tools import the page's modules freely."""
+    g = _graph()
+    page = {m: deps for m, deps in g.items() if m.split(".")[0] == "decodelab"}
+    assert len(page) > 15 and any(m.startswith("decodelab_tools.") for m in g)
+    assert {m: sorted(d for d in deps if d.startswith("decodelab_tools")) for m, deps in page.items()
+            if any(d.startswith("decodelab_tools") for d in deps)} == {}
+    assert "decodelab.engine" in g["decodelab_tools.golden"]
 
 
 def test_chapters_reach_state_only_through_the_session():

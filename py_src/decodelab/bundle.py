@@ -13,7 +13,7 @@ Layout (little-endian; the one authoritative description, mirrored by kernels/mo
      52  u32      meta offset       56 u32 meta length        (UTF-8 JSON)
      60  u32      total file length, including the 4-byte checksum at the end
     tensor table: n_tensors entries of 48 bytes
-      char[24] name (NUL padded) | u32 dtype (0 float32, 1 int8 with one float32 scale per row)
+      char[24] name (NUL padded) | u32 weight format (WeightFormat below: 0 float32, 1 int8 with one float32 scale per row)
       u32 rows | u32 cols | u32 data offset | u32 scale offset (0 for float32) | u32 reserved
     payload: tensors, each block 16-byte aligned
     u32 CRC-32 (zlib polynomial) of every byte before it
@@ -35,7 +35,35 @@ MAGIC = b"DLM\x01"
 VERSION = 1
 HEADER = struct.Struct("<4s15I")
 ENTRY = struct.Struct("<24s6I")
-F32, I8 = 0, 1
+
+
+@dataclass(frozen=True)
+class WeightFormat:
+    """How one tensor's values are stored: its code in the tensor table (the C header's
+    DL_WEIGHTS_*), the bytes of one value, and whether one float32 scale per row comes with it.
+    A new format (say 4-bit values in groups of 32 with a scale each) starts here, in the
+    header's list, and in the kernel's matrix-vector products."""
+    code: int
+    name: str
+    value_bytes: int
+    row_scales: bool
+
+    def data_bytes(self, rows: int, cols: int) -> int:
+        return rows * cols * self.value_bytes
+
+    def scale_bytes(self, rows: int) -> int:
+        return 4 * rows if self.row_scales else 0
+
+    def float32_bytes(self, rows: int, cols: int) -> int:
+        """The same tensor as plain float32 (what the format saves against)."""
+        return 4 * rows * cols
+
+
+FLOAT32 = WeightFormat(0, "float32", 4, False)  # LayerNorm gains and biases
+INT8_ROW = WeightFormat(1, "int8, one float32 scale per row", 1, True)  # every matrix: W[r][c] = s[r] * q[r][c]
+FORMATS = {f.code: f for f in (FLOAT32, INT8_ROW)}
+MATRIX_FORMAT = INT8_ROW  # the format every 2-D weight ships in (export, checks, chapter 2's byte counts)
+F32, I8 = FLOAT32.code, INT8_ROW.code  # the codes, as the tensor table stores them
 
 
 class BundleError(ValueError):
@@ -61,6 +89,10 @@ class Tensor:
     cols: int
     data: memoryview  # int8 bytes or float32 bytes
     scales: memoryview | None = None  # float32 bytes, one per row
+
+    @property
+    def format(self) -> WeightFormat:
+        return FORMATS[self.dtype]
 
     def floats(self) -> array:
         out = array("f")
@@ -91,7 +123,7 @@ def tensor_names(n_layers: int) -> list[str]:
 
 
 def expected_shapes(c: Config) -> dict[str, tuple[int, int, int]]:
-    d = c.d_model
+    d, I8 = c.d_model, MATRIX_FORMAT.code  # noqa: N806 (the matrices' code)
     shapes = {"wte": (I8, c.vocab_size, d), "wpe": (I8, c.context, d), "lnf.w": (F32, 1, d), "lnf.b": (F32, 1, d)}
     for l in range(c.n_layers):
         shapes.update({
@@ -132,11 +164,14 @@ def read_bundle(data: bytes | bytearray | memoryview, source: str = "model file"
     for i in range(n_tensors):
         raw_name, dtype, rows, cols, off, soff, _ = ENTRY.unpack_from(data, table_off + i * ENTRY.size)
         name = raw_name.rstrip(b"\0").decode("ascii")
-        nbytes = rows * cols * (1 if dtype == I8 else 4)
-        if off + nbytes > total - 4 or (dtype == I8 and soff + 4 * rows > total - 4):
+        fmt = FORMATS.get(dtype)
+        if fmt is None:
+            raise BundleError(f"{source}: tensor {name} has weight format {dtype}, which this build cannot read")
+        nbytes, sbytes = fmt.data_bytes(rows, cols), fmt.scale_bytes(rows)
+        if off + nbytes > total - 4 or (sbytes and soff + sbytes > total - 4):
             raise BundleError(f"{source}: tensor {name} points outside the file")
         tensors[name] = Tensor(name, dtype, rows, cols, mv[off:off + nbytes],
-                               mv[soff:soff + 4 * rows] if dtype == I8 else None)
+                               mv[soff:soff + sbytes] if sbytes else None)
     want = expected_shapes(cfg)
     if list(tensors) != tensor_names(n_layers):
         raise BundleError(f"{source}: tensor list does not match the architecture")

@@ -270,7 +270,8 @@ def ch2_facts() -> dict:
         sc = t.scale_list()
         med = statistics.median(sc)
         mats.append({"name": name, "label": matrix_words(name), "rows": t.rows, "cols": t.cols,
-                     "f32": 4 * t.rows * t.cols, "i8": t.rows * t.cols, "scales": 4 * t.rows,
+                     "f32": t.format.float32_bytes(t.rows, t.cols), "i8": t.format.data_bytes(t.rows, t.cols),
+                     "scales": t.format.scale_bytes(t.rows),
                      "row_max_median": 127 * med, "scale_median": med,
                      "max_over_median": max(sc) / med if med else 0.0})
         zero2 += bytes(t.data).translate(_ZERO_AT_2BITS).count(1)

@@ -190,6 +190,15 @@ export function call(fn, args = {}) {
   });
 }
 
+// Resolves once no call is pending or queued: a test (or a tool) waits for the engine to have
+// answered everything asked of it, instead of for a fixed time.
+export function idle() {
+  return new Promise((resolve) => {
+    const check = () => (pending.size === 0 ? resolve() : setTimeout(check, 20));
+    check();
+  });
+}
+
 // The watchdog: announce calls that have run longer than SLOW_MS (the page shows Stop).
 setInterval(() => {
   const now = performance.now();

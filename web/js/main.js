@@ -233,4 +233,4 @@ async function boot() {
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
 else boot();
 
-window.decodelab = { call: engine.call, ready: engine.ready, stop: engine.stop };
+window.decodelab = { call: engine.call, ready: engine.ready, stop: engine.stop, idle: engine.idle };

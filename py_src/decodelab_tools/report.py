@@ -21,7 +21,7 @@ import numpy as np
 
 from . import reference
 from .reference import round_half_away_np
-from .bundle import read_bundle, tokenizer_from_bundle
+from decodelab.bundle import read_bundle, tokenizer_from_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
@@ -100,7 +100,7 @@ def heldout_figures(bundle_bytes: bytes, float_weights: dict, sweep_stories: int
     return {"split": "valid.txt", "stories": len(valid), "tokens": fl["tokens"], "bytes": fl["bytes"],
             "float": {"nats_per_token": fl["nats"], "bits_per_byte": fl["bpb"]},
             "int8": {"nats_per_token": q8["nats"], "bits_per_byte": q8["bpb"]},
-            "requant": sweep, "measured_by": "decodelab.report.heldout_figures (numpy reference forward pass)"}
+            "requant": sweep, "measured_by": "decodelab_tools.report.heldout_figures (numpy reference forward pass)"}
 
 
 def stream_and_bytes(tok, stories, eot):
@@ -167,7 +167,7 @@ def draft_acceptance(main_bytes: bytes, draft_bytes: bytes, stories: int = ALPHA
     the chance that speculative sampling keeps a drafted token there. Also how often the two
     greedy picks agree, and the tokens a round yields at `gamma` if alpha were the same at every
     position (the cost model of chapter 3)."""
-    from .speculative import expected_tokens
+    from decodelab.speculative import expected_tokens
     from .training.corpus import valid_stories
 
     mb, db = read_bundle(main_bytes), read_bundle(draft_bytes)
@@ -192,10 +192,10 @@ def draft_acceptance(main_bytes: bytes, draft_bytes: bytes, stories: int = ALPHA
 def samples(n: int = 10, model: Path = MODELS / "main.dlm") -> list[str]:
     """n stories at T = 0.8, top-p 0.95, seeds 1..n (the same seeds give comparable samples of
     two models)."""
-    from . import sampler as S
-    from .ch1 import generate_text
-    from .engine import Engine
-    from .kernel import Kernel
+    from decodelab import sampler as S
+    from decodelab.ch1 import generate_text
+    from decodelab.engine import Engine
+    from decodelab.kernel import Kernel
 
     e = Engine.from_file(Kernel.open(), model)
     s = S.make_settings(temperature=0.8, top_p=0.95)

@@ -1,6 +1,6 @@
 // Firefox for the tests, driven by puppeteer-core over WebDriver BiDi (no separate driver binary;
 // Debian's firefox-esr; Puppeteer's own Firefox cannot be downloaded here). Python
-// (decodelab/engines.py) owns the test; this process only carries its requests to the browser:
+// (decodelab_tools/engines.py) owns the test; this process only carries its requests to the browser:
 // one JSON object a line on stdin, one answer a line on stdout, in order.
 //
 //   {"op": "open", "url", "width", "height"}   a new private context and page, navigated to url

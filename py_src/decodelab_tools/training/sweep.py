@@ -1,6 +1,6 @@
 """A short size sweep: train several shapes for the same wall-clock budget and compare.
 
-    python -m decodelab.training.sweep --out runs/sweep --minutes 6 --tokenizer runs/tok/tokenizer.json
+    python -m decodelab_tools.training.sweep --out runs/sweep --minutes 6 --tokenizer runs/tok/tokenizer.json
 
 Each shape first times a few training steps to learn its tokens/s on this machine, then trains
 with a learning-rate schedule sized to finish inside the budget (so every shape gets a full

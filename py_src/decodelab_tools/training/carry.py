@@ -8,14 +8,14 @@ folder whose ckpt.pt train.py resumes as usual. The optimizer starts again: its 
 re-estimated over the first steps, during which train.py ramps the learning rate up again
 (`rewarm_from`), so the first updates of a fresh AdamW do not jolt the weights.
 
-    python -m decodelab.training.carry pack --run runs/main256 --out models/wip/main256.pt
-    python -m decodelab.training.carry unpack --file models/wip/main256.pt --run runs/main256
+    python -m decodelab_tools.training.carry pack --run runs/main256 --out models/wip/main256.pt
+    python -m decodelab_tools.training.carry unpack --file models/wip/main256.pt --run runs/main256
 
 `seed` starts a run folder from a model that was exported and committed (models/NAME.dlm and its
 float weights, NAME-float32.npz) at step 0, so a new teacher can distil on from the draft the page
 ships instead of from a random draft:
 
-    python -m decodelab.training.carry seed --name draft --run runs/draft
+    python -m decodelab_tools.training.carry seed --name draft --run runs/draft
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..bundle import read_bundle
+from decodelab.bundle import read_bundle
 from .export import state_arrays
 from .model import GPT, GPTConfig
 

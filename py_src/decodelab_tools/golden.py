@@ -1,6 +1,6 @@
 """Golden values for the shipped model: the logits of a fixed prompt and two fixed continuations.
 
-    python -m decodelab.golden --write    # after retraining or a deliberate change of arithmetic
+    python -m decodelab_tools.golden --write    # after retraining or a deliberate change of arithmetic
 
 tests/test_golden.py recomputes them with every kernel build and compares with the committed
 file, so a change that moves every build the same way (a compiler, a flag, a reordered sum) is
@@ -15,8 +15,8 @@ import json
 from array import array
 from pathlib import Path
 
-from . import sampler as S
-from .engine import Engine
+from decodelab import sampler as S
+from decodelab.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "main.json"
@@ -59,7 +59,7 @@ def compute(kernel, bundle: bytes) -> dict:
 
 
 def main(argv=None) -> None:
-    from .kernel import Kernel
+    from decodelab.kernel import Kernel
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--write", action="store_true")

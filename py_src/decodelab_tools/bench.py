@@ -19,7 +19,7 @@ KERNEL_SHAPES = [(256, 256), (1024, 256), (4096, 256), (384, 384), (1536, 384), 
 
 
 def chromium(web: Path):
-    """A served site and a headless Chromium (decodelab/browser.py): yields (browser, url)."""
+    """A served site and a headless Chromium (decodelab_tools/browser.py): yields (browser, url)."""
     return served_browser(web)
 
 
@@ -199,14 +199,14 @@ def _page(browser, url):
 
 
 def local_engine(name: str = "main"):
-    from .engine import Engine
-    from .kernel import Kernel
+    from decodelab.engine import Engine
+    from decodelab.kernel import Kernel
 
     return Engine.from_file(Kernel.open(), ROOT / "models" / f"{name}.dlm")
 
 
 def bench_generate(web: Path, json_path: Path | None, runs: int = 5, warmup: int = 3) -> dict:
-    from . import perf
+    from decodelab import perf
 
     res = {}
     with chromium(web) as (browser, url):
@@ -278,7 +278,7 @@ def activation_paths(e, stories: int = 60) -> dict:
 
 
 def bench_sampler(web: Path, json_path: Path | None) -> dict:
-    from . import perf
+    from decodelab import perf
 
     with chromium(web) as (browser, url):
         page = _page(browser, url)

@@ -1,6 +1,6 @@
 """The page in three browser engines behind one small interface (CPython only; the test lanes).
 
-- Chromium: Debian's chromium through PyPI playwright (decodelab/browser.py's harness).
+- Chromium: Debian's chromium through PyPI playwright (decodelab_tools/browser.py's harness).
 - Firefox: Debian's firefox-esr over WebDriver BiDi, through npm puppeteer-core in a Node process
   (firefox_bridge.mjs) that carries our requests line by line.
 - WebKit: WebKitGTK's MiniBrowser through Debian's WebKitWebDriver and PyPI selenium, on an X

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .bundle import I8, Bundle, tensor_names
+from decodelab.bundle import INT8_ROW, Bundle, tensor_names
 
 LN_EPS = 1e-5
 
@@ -19,7 +19,7 @@ def dequantized_weights(b: Bundle) -> dict[str, np.ndarray]:
     out = {}
     for name in tensor_names(b.config.n_layers):
         t = b.tensors[name]
-        if t.dtype == I8:
+        if t.format is INT8_ROW:
             q = np.frombuffer(t.data, dtype=np.int8).reshape(t.rows, t.cols).astype(np.float64)
             s = np.frombuffer(t.scales, dtype=np.float32).astype(np.float64)
             out[name] = q * s[:, None]

@@ -1,6 +1,6 @@
 """Train a model on the TinyStories corpus on CPU, with checkpoint/resume.
 
-    python -m decodelab.training.train --run runs/main --vocab 2048 --d 128 --layers 4 --steps 6000
+    python -m decodelab_tools.training.train --run runs/main --vocab 2048 --d 128 --layers 4 --steps 6000
 
 A run folder holds tokenizer.json, config.json, ckpt.pt (latest, for resume), best.pt (lowest
 validation loss) and log.jsonl. Running the same command again resumes from ckpt.pt, so a long
@@ -37,7 +37,7 @@ def token_stream(tok, stories: list[str]) -> np.ndarray:
 
 def token_byte_lengths(tok) -> np.ndarray:
     """UTF-8 bytes each token stands for; the end token counts 0 (it is not story text)."""
-    from ..tokenizer import CHAR_TO_BYTE
+    from decodelab.tokenizer import CHAR_TO_BYTE
 
     n = tok.get_vocab_size()
     lens = np.zeros(n, dtype=np.int64)

@@ -1,6 +1,6 @@
 """Export a trained run to a .dlm bundle (int8, one scale per row) and a float32 .npz.
 
-    python -m decodelab.training.export --run runs/main --name main
+    python -m decodelab_tools.training.export --run runs/main --name main
 
 The .npz holds the float weights under the bundle's tensor names; the quality report and the
 int8-vs-float test run the numpy reference on both. Both files go to models/ and are committed.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import bundle
-from ..bundle import F32, I8, Config, tensor_names
+from decodelab import bundle
+from decodelab.bundle import FLOAT32, MATRIX_FORMAT, Config, tensor_names
 from ..reference import round_half_away_np
 from .bpe import export_vocab, load
 
@@ -72,9 +72,9 @@ def export(run: Path, name: str, out_dir: Path, evaluate: bool = True) -> Path:
         w = fl[n]
         if w.ndim == 2:
             q, s = quantize_rows(w)
-            tensors.append((n, I8, w.shape[0], w.shape[1], q.tobytes(), s.tobytes()))
+            tensors.append((n, MATRIX_FORMAT.code, w.shape[0], w.shape[1], q.tobytes(), s.tobytes()))
         else:
-            tensors.append((n, F32, 1, w.shape[0], w.astype(np.float32).tobytes(), None))
+            tensors.append((n, FLOAT32.code, 1, w.shape[0], w.astype(np.float32).tobytes(), None))
     log = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines() if line.strip()]
     best = min((r for r in log if "val_nats" in r), key=lambda r: r["val_nats"])
     meta = {"name": name, "step": ck["step"], "train_config": cfgd,
