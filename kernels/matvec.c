@@ -175,22 +175,15 @@ void DL_EXPORT("dl_row_sums") dl_row_sums(const int8_t *q, int32_t rows, int32_t
     }
 }
 
-void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const float *xs,
-                                              float *Y, int32_t rows, int32_t cols, int32_t n, const int32_t *qsum) {
-    (void)qsum; /* only the relaxed build reads it */
-#ifdef DL_JS_MATVEC
-    js_matmat_i8x(q, s, XQ, xs, Y, rows, cols, n);
-    return;
-#endif
-    int32_t r = 0;
 #ifdef __wasm_simd128__
+/* Rows r0.. of Y = W X in fours with plain SIMD: widen int8 to int16 and multiply-add pairs into
+ * int32 lanes (i32x4.dot_i16x8_s), each loaded slice of a vector serving four rows. Each dot adds
+ * at most 2*127*127 per lane, so int32 cannot overflow for any width we use. Returns the first
+ * row it left (fewer than four remain). */
+static int32_t matmat_i8x_rows_simd(const int8_t *q, const float *s, const int8_t *XQ, const float *xs, float *Y,
+                                    int32_t r0, int32_t rows, int32_t cols, int32_t n) {
     const int32_t c16 = cols & ~15;
-#ifdef DL_RELAXED_DOT
-    /* the relaxed-SIMD dot product (matvec_relaxed.c) needs the row sums; it does the rows in fours */
-    if (qsum) r = dl_matmat_i8x_relaxed(q, s, XQ, xs, Y, rows, cols, n, qsum);
-#endif
-    /* Widen int8 to int16 and multiply-add pairs into int32 lanes (i32x4.dot_i16x8_s).
-     * Each dot adds at most 2*127*127 per lane, so int32 cannot overflow for any width we use. */
+    int32_t r = r0;
     for (; r + 4 <= rows; r += 4) {
         const int8_t *qr[4] = {q + (r + 0) * cols, q + (r + 1) * cols, q + (r + 2) * cols, q + (r + 3) * cols};
         for (int32_t t = 0; t < n; t++) {
@@ -209,10 +202,40 @@ void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, c
                 Y[t * rows + r + k] = s[r + k] * xs[t] * (float)(dl_hsum_i32(acc[k]) + dl_dot_i8x_tail(qr[k], xq, c16, cols));
         }
     }
+    return r;
+}
 #endif
-    for (; r < rows; r++)
+
+#if !defined(DL_JS_MATVEC)
+/* Rows r0.. one at a time in plain C: the scalar build, and the rows the vector loops leave. */
+static void matmat_i8x_rows_scalar(const int8_t *q, const float *s, const int8_t *XQ, const float *xs, float *Y,
+                                   int32_t r0, int32_t rows, int32_t cols, int32_t n) {
+    for (int32_t r = r0; r < rows; r++)
         for (int32_t t = 0; t < n; t++)
             Y[t * rows + r] = s[r] * xs[t] * (float)dl_dot_i8x_tail(q + r * cols, XQ + t * cols, 0, cols);
+}
+#endif
+
+/* Y = W X for n quantized vectors. Each build picks its widest path for the rows it can, and the
+ * next one takes the rest: relaxed SIMD (its build only; it needs the row sums), plain SIMD,
+ * plain C. All give the same integers, so the same bits (tests/test_golden.py). */
+void DL_EXPORT("dl_matmat_i8x") dl_matmat_i8x(const int8_t *q, const float *s, const int8_t *XQ, const float *xs,
+                                              float *Y, int32_t rows, int32_t cols, int32_t n, const int32_t *qsum) {
+#if defined(DL_JS_MATVEC)
+    (void)qsum; /* the speed race's build: the products are imported plain JavaScript */
+    js_matmat_i8x(q, s, XQ, xs, Y, rows, cols, n);
+#else
+    int32_t r = 0;
+#if defined(DL_RELAXED_DOT)
+    if (qsum) r = dl_matmat_i8x_relaxed(q, s, XQ, xs, Y, rows, cols, n, qsum);
+#else
+    (void)qsum; /* only the relaxed build reads it */
+#endif
+#if defined(__wasm_simd128__)
+    r = matmat_i8x_rows_simd(q, s, XQ, xs, Y, r, rows, cols, n);
+#endif
+    matmat_i8x_rows_scalar(q, s, XQ, xs, Y, r, rows, cols, n);
+#endif
 }
 
 void DL_EXPORT("dl_matvec_fast") dl_matvec_fast(const int8_t *q, const float *s, const float *x, float *y,

@@ -331,3 +331,26 @@ def test_draw_from_uses_the_actual_total():
     assert draw_from(dist, 0.99995) == 9
     assert draw_from(dist, 0.0) == 5
     assert draw_from({1: 0.5, 2: 0.5}, 0.5) == 2  # ties by weight: lower id first, then the next
+
+
+def test_every_setting_belongs_to_one_declared_step():
+    """The sampler's rules are units (sampler.STEPS), each owning one Settings field and its
+    check; a new cut is one more unit. Only the penalty's window and the order flag are options
+    of a step rather than steps."""
+    from decodelab import sampler as S
+
+    fields = set(Settings.__dataclass_fields__)
+    owned = [step.field for step in S.STEPS]
+    assert len(owned) == len(set(owned)) and fields - set(owned) == {"penalty_window", "temperature_last"}
+    assert [c.field for c in S.CUTS] == ["top_k", "top_p", "min_p"]
+    for step in S.STEPS:
+        with pytest.raises(SamplerError) as e:
+            step.check(float("nan"))
+        assert e.value.field == step.field
+    # each cut, on alone, keeps a prefix of the ranking: the survivors are the most likely tokens
+    z = [0.1 * ((i * 37) % 101) for i in range(300)]
+    ranked = sorted(range(300), key=lambda i: (-z[i], i))
+    for field, value in (("top_k", 7), ("top_p", 0.5), ("min_p", 0.3)):
+        st = sample_step(ListLogits(z), [], make_settings(**{"temperature": 1.0, "top_p": 1.0, field: value}), None, head_size=300)
+        kept = [i for i, _, q in st.head if q > 0]
+        assert kept == ranked[:len(kept)] and 0 < len(kept) < 300, field

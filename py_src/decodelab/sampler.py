@@ -1,6 +1,6 @@
 """The sampler: from next-token logits to one drawn token (pure Python; runs in Pyodide).
 
-Order of operations (the default, as in Hugging Face's warpers):
+Order of operations (the default, as in Hugging Face's warpers; each is one unit in STEPS below):
     1. repetition penalty on tokens seen in the last `penalty_window` tokens: z/r if z > 0, else z*r
     2. temperature: s = z / T  (T = 0 means greedy: the top token, ties to the lower id)
     3. top-k: keep the k most likely (k = 0: off)
@@ -49,8 +49,8 @@ class Settings:
 
     @property
     def filters_on(self) -> bool:
-        """Whether any filter cuts the tail (top-k, top-p or min-p); off, every token survives."""
-        return self.top_k > 0 or self.top_p < 1 or self.min_p > 0
+        """Whether any cut (CUTS: top-k, top-p, min-p) is on; off, every token survives."""
+        return any(cut.on(getattr(self, cut.field)) for cut in CUTS)
 
 
 DEFAULTS = Settings()
@@ -77,22 +77,9 @@ def make_settings(**kw) -> Settings:
 
 
 def validate(s: Settings) -> None:
-    t = _number(s.temperature, "temperature")
-    if not (t == 0 or MIN_TEMPERATURE <= t <= MAX_TEMPERATURE):
-        # below 0.01 a float32 softmax is greedy anyway, and 1/T overflows long before T reaches 0
-        raise SamplerError("temperature_range", "temperature", lo=MIN_TEMPERATURE, hi=MAX_TEMPERATURE)
-    k = _number(s.top_k, "top_k")
-    if k < 0 or k != int(k):
-        raise SamplerError("top_k_range", "top_k")
-    p = _number(s.top_p, "top_p")
-    if not 0 < p <= 1:
-        raise SamplerError("top_p_range", "top_p")
-    mp = _number(s.min_p, "min_p")
-    if not 0 <= mp <= 1:
-        raise SamplerError("min_p_range", "min_p")
-    r = _number(s.repetition_penalty, "repetition_penalty")
-    if r < 1 or math.isinf(r):
-        raise SamplerError("penalty_range", "repetition_penalty")
+    """Every step checks its own parameter (STEPS, below), plus the penalty's window."""
+    for step in STEPS:
+        step.check(getattr(s, step.field))
     w = _number(s.penalty_window, "penalty_window")
     if w < 0 or w != int(w):
         raise SamplerError("penalty_window_range", "penalty_window")
@@ -195,6 +182,144 @@ class ListLogits(LogitSource):
         return order, [z[i] for i in order], M, Z, A
 
 
+# ---- the steps, in their order ----------------------------------------------------------------
+#
+# One unit per rule, the way Hugging Face's logits processors have one class per rule: each
+# names its Settings field, checks its value, and does its part. Two kinds:
+#   * the logit steps (penalty, temperature) change the logits; the LogitSource applies them in
+#     its O(vocab) pass (the kernel's dl_logits_prepare), so they only say *what* to apply;
+#   * the cuts (top-k, top-p, min-p) each keep a prefix of the ranking (the most likely tokens,
+#     ties to the lower id), seeing the distribution the cuts before them left, renormalised.
+#     A cut answers how many of the first `keep` candidates stay, and whether candidates not
+#     fetched yet could change that answer (the sampler then fetches more and asks again).
+# A new cut that keeps a prefix (epsilon sampling: p >= eps; top-a: p >= a * p_max^2) is one
+# more class here, its field in Settings, its slider and its text keys. A rule that keeps a set
+# that is not a prefix of the ranking (typical-p) needs the kept set as a mask instead.
+
+class _StepContext:
+    """What a cut sees besides the candidates: whether every token has been fetched, and
+    whether an earlier cut already bounded the survivors to the fetched ones."""
+    __slots__ = ("complete", "bounded")
+
+    def __init__(self, complete: bool):
+        self.complete, self.bounded = complete, False
+
+
+class RepetitionPenalty:
+    """Tokens seen in the last `penalty_window` tokens: z / r if z > 0, else z * r (1: off)."""
+    field = "repetition_penalty"
+
+    @staticmethod
+    def check(v) -> None:
+        r = _number(v, "repetition_penalty")
+        if r < 1 or math.isinf(r):
+            raise SamplerError("penalty_range", "repetition_penalty")
+
+    @staticmethod
+    def overrides(source, history, s: Settings) -> dict:
+        return penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
+
+
+class Temperature:
+    """s = z / T (T = 0: greedy). With temperature_last the cuts see T = 1 and the temperature
+    reaches the survivors only (llama.cpp's order)."""
+    field = "temperature"
+
+    @staticmethod
+    def check(v) -> None:
+        t = _number(v, "temperature")
+        if not (t == 0 or MIN_TEMPERATURE <= t <= MAX_TEMPERATURE):
+            # below 0.01 a float32 softmax is greedy anyway, and 1/T overflows long before T reaches 0
+            raise SamplerError("temperature_range", "temperature", lo=MIN_TEMPERATURE, hi=MAX_TEMPERATURE)
+
+    @staticmethod
+    def inverse(s: Settings, last: bool) -> float:
+        return 1.0 if last else 1.0 / float(s.temperature)
+
+
+class TopK:
+    """Keep the k most likely (0: off). It also tells the sampler how many candidates to fetch."""
+    field = "top_k"
+
+    @staticmethod
+    def check(v) -> None:
+        k = _number(v, "top_k")
+        if k < 0 or k != int(k):
+            raise SamplerError("top_k_range", "top_k")
+
+    @staticmethod
+    def on(v) -> bool:
+        return v > 0
+
+    @staticmethod
+    def fetch(v) -> int:
+        return int(v)
+
+    @staticmethod
+    def cut(c, v, keep: int, ctx: _StepContext) -> tuple[int, bool]:
+        ctx.bounded = True  # every survivor is among the k fetched
+        return min(int(v), keep), False
+
+
+class TopP:
+    """Keep the shortest head whose mass reaches p of what the cuts before left; the token that
+    crosses the line stays (1: off)."""
+    field = "top_p"
+
+    @staticmethod
+    def check(v) -> None:
+        p = _number(v, "top_p")
+        if not 0 < p <= 1:
+            raise SamplerError("top_p_range", "top_p")
+
+    @staticmethod
+    def on(v) -> bool:
+        return v < 1
+
+    fetch = None
+
+    @staticmethod
+    def cut(c, v, keep: int, ctx: _StepContext) -> tuple[int, bool]:
+        if ctx.bounded:
+            c.grow(keep)
+        j = c.first_reaching(v * (c.cum[keep - 1] if ctx.bounded else 1.0), keep)
+        if j == keep:
+            # the fetched head is short of p: fetch more, unless an earlier cut bounded the set
+            # (then the whole set is short of p only by rounding: keep it all)
+            return keep, not ctx.complete and not ctx.bounded
+        ctx.bounded = True
+        return j + 1, False
+
+
+class MinP:
+    """Keep tokens with probability >= min_p * (the top token's probability) (0: off)."""
+    field = "min_p"
+
+    @staticmethod
+    def check(v) -> None:
+        mp = _number(v, "min_p")
+        if not 0 <= mp <= 1:
+            raise SamplerError("min_p_range", "min_p")
+
+    @staticmethod
+    def on(v) -> bool:
+        return v > 0
+
+    fetch = None
+
+    @staticmethod
+    def cut(c, v, keep: int, ctx: _StepContext) -> tuple[int, bool]:
+        c.grow(1)
+        j = c.count_at_least(v * c.probs[0], keep)
+        # the last fetched token still passes: survivors may go on past what was fetched
+        more = j == keep == len(c.ids) and not ctx.complete and not ctx.bounded
+        return max(1, j), more
+
+
+STEPS = (RepetitionPenalty, Temperature, TopK, TopP, MinP)  # the order they apply in
+CUTS = tuple(step for step in STEPS if hasattr(step, "cut"))
+
+
 # ---- one step ----------------------------------------------------------------------------------
 
 def penalty_overrides(source, history, r: float, window: int) -> dict:
@@ -271,7 +396,7 @@ class _Cut:
 
 
 def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -> _Cut:
-    """Fetch candidates and apply top-k, top-p and min-p (T > 0).
+    """Fetch candidates and apply the cuts that are on, in order (T > 0).
 
     The per-token work avoids Python loops: probabilities come from comprehensions, running sums
     from itertools.accumulate, and each cut is a binary search (`bisect`) on them, because in
@@ -280,43 +405,34 @@ def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -
     index whose running sum reaches its target, exactly as a loop would find it.
     """
     V = source.vocab_size
-    k = int(s.top_k)
-    filtering = s.filters_on
+    cuts = [(cut, getattr(s, cut.field)) for cut in CUTS if cut.on(getattr(s, cut.field))]
+    filtering = bool(cuts)
     temp_last = s.temperature_last and filtering  # with no filter the order makes no difference
-    inv = 1.0 if temp_last else 1.0 / float(s.temperature)
-    # fetch as many candidates as the last step needed (sources remember it), more if that falls short
-    n = V if fetch_all else min(V, k if k > 0 else source.fetch_hint)
+    inv = Temperature.inverse(s, temp_last)
+    # fetch what a cut asks for (top-k: k), else as many as the last step needed (sources
+    # remember it), and more if that falls short
+    wanted = [cut.fetch(v) for cut, v in cuts if cut.fetch]
+    bounded_fetch = bool(wanted)
+    n = V if fetch_all else min(V, min(wanted) if wanted else source.fetch_hint)
     c = _Cut()
     while True:
         c.ids, c.vals, c.M, c.Z, c.A = source.prepare(inv, over, n)
         c.probs, c.cum, c.inv = [], [], inv
         complete = len(c.ids) == V
-        keep = len(c.ids) if k == 0 else min(k, len(c.ids))
+        ctx = _StepContext(complete)
+        keep = len(c.ids)
         need_more = False
-        if s.top_p < 1:
-            # with top-k on, top-p renormalises over the top-k set first
-            if k > 0:
-                c.grow(keep)
-            j = c.first_reaching(s.top_p * (c.cum[keep - 1] if k > 0 else 1.0), keep)
-            if j == keep:
-                if not complete and k == 0:
-                    need_more = True
-                # with top-k on, the whole top-k set is less than p only by rounding: keep it all
-            else:
-                keep = j + 1
-        if s.min_p > 0 and not need_more:
-            c.grow(1)
-            j = c.count_at_least(s.min_p * c.probs[0], keep)
-            if j == keep == len(c.ids) and not complete and k == 0 and s.top_p >= 1:
-                need_more = True  # the last fetched token still passes: survivors may go further
-            keep = max(1, j)
+        for cut, v in cuts:
+            keep, need_more = cut.cut(c, v, keep, ctx)
+            if need_more:
+                break
         if not filtering and not complete and u is not None:
             c.grow(len(c.ids))
             need_more = c.cum[-1] < u  # no filter: every token survives; fetch until the draw is covered
         if not need_more:
             break
         n = min(V, n * 4)
-    if k == 0 and filtering and not fetch_all:
+    if not bounded_fetch and filtering and not fetch_all:
         source.fetch_hint = min(V, max(64, 2 * keep))
     c.keep = keep
     c.complete = complete
@@ -361,7 +477,7 @@ def draw_from(dist: dict, u: float) -> int:
 
 def sample_token(source, history, s: Settings, rng: Rng | None) -> int:
     """The token `sample_step` would draw, without the statistics (the generation loop's path)."""
-    over = penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
+    over = RepetitionPenalty.overrides(source, history, s)
     if s.temperature == 0:
         return _top(source, over)
     filtering = s.filters_on
@@ -379,7 +495,7 @@ def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 
     (fetch_all=True makes it cover the whole vocabulary, for tests and the full-distribution plot).
     """
     V = source.vocab_size
-    over = penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
+    over = RepetitionPenalty.overrides(source, history, s)
     if s.temperature == 0:
         tok = _top(source, over)
         return Step(tok, 1.0, 1, 0.0, 0.0, 0.0, [(tok, 1.0, 1.0)])
