@@ -99,3 +99,18 @@ def test_nothing_above_the_engine_touches_private_members_or_the_host():
                 if (private and not owner_is_self) or node.attr == "host":
                     found.append(f"{p.relative_to(PKG)}:{node.lineno} .{node.attr}")
     assert found == []
+
+
+def test_endpoints_reach_the_kernel_only_through_the_engine():
+    """The chapters, the session and the probes use what Engine offers (kept_logits, twin, simd,
+    logit_source, ...), never its kernel `.k`: a change to kernel memory's layout stays in
+    engine.py and kernel.py."""
+    found = []
+    for p in PKG.rglob("*.py"):
+        if p.name in ("kernel.py", "engine.py"):
+            continue
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "k" and not (
+                    isinstance(node.value, ast.Name) and node.value.id == "self"):
+                found.append(f"{p.relative_to(PKG)}:{node.lineno}")
+    assert found == []

@@ -7,7 +7,6 @@ import linecache
 import math
 import time
 import traceback
-from array import array
 
 from . import sampler as S
 from .errors import InputError
@@ -74,11 +73,10 @@ def _view_source(e, ids: list[int]):
     key = tuple(ids)
     if pc.key != key:
         e.reset()
-        logits = e.feed(ids) if ids else e.logits()
-        e.k.put(pc.logits_ptr, logits)
-        pc.key, pc.logits = key, array("f", logits)
+        pc.kept.store(e.feed(ids) if ids else e.logits())
+        pc.key = key
         pc.order_key = pc.plot_key = None
-    return pc.source.bind(pc.logits, pc.logits_ptr)
+    return pc.kept.source()
 
 
 def rank_sample(n: int) -> list[int]:

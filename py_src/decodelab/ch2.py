@@ -176,7 +176,7 @@ def ch2_speed(variant: str = "main", n: int = 96, warmup: int = 32) -> dict:
         e.generate(ids, warmup, greedy_choice, read_logits=False)
     g = e.generate(ids, n, greedy_choice, read_logits=False)
     dt = g.loop_s
-    return {"variant": variant, "simd": e.k.simd, "tokens": len(g.tokens), "seconds": dt, "tps": len(g.tokens) / dt,
+    return {"variant": variant, "simd": e.simd, "tokens": len(g.tokens), "seconds": dt, "tps": len(g.tokens) / dt,
             "macs": g.stats.macs, "warmup": warmup,
             "kernel_ms": g.stats.kernel_s * 1e3, "python_ms": g.stats.python_s * 1e3, "text": e.tokenizer.decode(g.tokens)}
 

@@ -124,6 +124,26 @@ class KernelLogits(LogitSource):
         return list(out[:n]), list(out[n:])
 
 
+class KeptLogits:
+    """One row of logits kept in a kernel buffer of its own, so that other widgets' runs cannot
+    overwrite it, with the sampler's view over it (the control panel moves its sliders over one
+    prompt's logits without running the model again). Made by Engine.kept_logits()."""
+
+    def __init__(self, k: Kernel, vocab: int, eot: int):
+        self._k = k
+        self._ptr = k.alloc(4 * vocab)
+        self._source = KernelLogits(k, vocab, self._ptr, unpenalised=(eot,))
+        self.values: array | None = None  # the kept row in Python too (the penalty reads it)
+
+    def store(self, logits: array) -> None:
+        self._k.put(self._ptr, logits)
+        self.values = array("f", logits)
+
+    def source(self) -> KernelLogits:
+        """The sampler's view of the kept row."""
+        return self._source.bind(self.values, self._ptr)
+
+
 class Engine:
     """One model in kernel memory: its KV cache, its logits, generation and re-quantization.
 
@@ -176,6 +196,20 @@ class Engine:
 
     def kv_bytes_per_token(self) -> int:
         return 2 * self.n_layers * self.d_model * 4  # keys and values, float32, every layer
+
+    @property
+    def simd(self) -> bool:
+        """Whether this engine's kernel build uses SIMD."""
+        return self.k.simd
+
+    def twin(self, name: str) -> "Engine":
+        """A second engine over the same kernel and model file, with weights and a cache of its
+        own (the bit-depth widget re-quantizes its twin, never the model the page reads)."""
+        return Engine(self.k, self.bundle.raw, name)
+
+    def kept_logits(self) -> KeptLogits:
+        """A buffer of this engine's kernel that keeps one row of logits (see KeptLogits)."""
+        return KeptLogits(self.k, self.vocab, self.eot)
 
     # -- the cache -------------------------------------------------------------------------
     def clear(self) -> None:

@@ -16,7 +16,6 @@ chapters. tests/test_structure.py checks that py_src has no import cycle.
 """
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass, field
 
 ENDPOINTS: dict = {}
@@ -35,10 +34,8 @@ class PanelCache:
     """The control panel's state between slider moves, three levels deep:
     the logits after a prompt (key: the token ids), the logits sorted once per prompt and
     penalty (order_key), and the rank plot per temperature (plot_key)."""
-    logits_ptr: int
-    source: object            # a KernelLogits over logits_ptr
+    kept: object              # the engine's KeptLogits: the prompt's logits in a buffer of their own
     key: tuple | None = None
-    logits: array | None = None
     order_key: tuple | None = None
     sorted_ptr: int = 0
     plot_key: tuple | None = None
@@ -85,11 +82,8 @@ class Session:
     def bits_engine(self):
         """The bit-depth widget's own copy of the main model, so re-quantizing it leaves every
         other widget on the shipped 8-bit weights."""
-        from .engine import Engine
-
         if self._bits is None:
-            main = self.engine()
-            self._bits = Engine(main.k, main.bundle.raw, "main (bit-depth copy)")
+            self._bits = self.engine().twin("main (bit-depth copy)")
         return self._bits
 
     def playground_engine(self):
@@ -111,12 +105,8 @@ class Session:
         return e
 
     def panel(self) -> PanelCache:
-        from .engine import KernelLogits
-
         if self._panel is None:
-            e = self.engine()
-            ptr = e.k.alloc(4 * e.vocab)
-            self._panel = PanelCache(ptr, KernelLogits(e.k, e.vocab, ptr, unpenalised=(e.eot,)))
+            self._panel = PanelCache(self.engine().kept_logits())
         return self._panel
 
     def spec_decoder(self):
