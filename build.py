@@ -108,6 +108,26 @@ def compiler_env(cc: list[str]) -> dict:
     return env
 
 
+def compile_kernel(b, src_root: Path, target: Path, objs: Path, defines: tuple = (), cc=None, env=None) -> list:
+    """One build `b` (a decodelab.builds.KernelBuild) of src_root/kernels into `target`, its
+    objects in `objs`; `defines` are extra -D flags (a test builds the plain attention this way).
+    Returns the translation units and their extra flags."""
+    from decodelab import builds
+
+    if cc is None:
+        cc, _ = wasm_compiler()
+        env = compiler_env(cc)
+    shutil.rmtree(objs, ignore_errors=True)
+    objs.mkdir(parents=True)
+    units = [(f, ()) for f in builds.COMMON_SOURCES] + [(f, builds.RELAXED_ONLY_FLAGS) for f in b.extra_sources]
+    for f, extra in units:
+        run([*cc, *WASM_CFLAGS, *b.flags, *extra, *(f"-D{d}" for d in defines), "-I", "kernels", "-c",
+             f"kernels/{f}", "-o", objs / Path(f).with_suffix(".o").name], env=env, cwd=src_root)
+    run([*cc, *WASM_LDFLAGS, *[objs / Path(f).with_suffix(".o").name for f, _ in units], "-o", target],
+        env=env, cwd=src_root)
+    return units
+
+
 def compile_kernels(src_root: Path, out: Path, obj_root: Path) -> dict:
     """src_root/kernels/*.c -> out/NAME.wasm for each build of decodelab.builds.ALL.
 
@@ -124,16 +144,8 @@ def compile_kernels(src_root: Path, out: Path, obj_root: Path) -> dict:
     env = compiler_env(cc)
     record = {"compiler": about, "common_flags": WASM_CFLAGS + WASM_LDFLAGS, "builds": {}}
     for b in builds.ALL:
-        objs = obj_root / b.name
-        shutil.rmtree(objs, ignore_errors=True)
-        objs.mkdir(parents=True)
-        units = [(f, ()) for f in builds.COMMON_SOURCES] + [(f, builds.RELAXED_ONLY_FLAGS) for f in b.extra_sources]
-        for f, extra in units:
-            run([*cc, *WASM_CFLAGS, *b.flags, *extra, "-I", "kernels", "-c", f"kernels/{f}",
-                 "-o", objs / Path(f).with_suffix(".o").name], env=env, cwd=src_root)
         target = out / f"{b.name}.wasm"
-        run([*cc, *WASM_LDFLAGS, *[objs / Path(f).with_suffix(".o").name for f, _ in units], "-o", target],
-            env=env, cwd=src_root)
+        units = compile_kernel(b, src_root, target, obj_root / b.name, cc=cc, env=env)
         used = check_relaxed_use(target.name, target.read_bytes(), b.relaxed_allowed)
         record["builds"][b.name] = {"flags": list(b.flags), "sources": [f for f, _ in units],
                                     "relaxed_only_flags": list(builds.RELAXED_ONLY_FLAGS) if b.extra_sources else [],

@@ -331,25 +331,79 @@ static float head_dot(const float *q, const float *k, int32_t hd) {
     return dl_hsum(acc);
 }
 
-/* Causal attention of block token t (absolute position p) over cache positions 0..p, all heads.
- * Scores and the weighted sum of values run on four lanes (dl_f4), so the SIMD build does them
- * with f32x4 and the other builds get the same bits from scalar code. The head size must be a
- * multiple of 4 (checked at load). */
-static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
+/* Attention of block token t (absolute position p) over cache positions 0..p, all heads. Two
+ * versions give the same bits: attend_plain says what is computed, one key and then one output
+ * at a time; attend_unrolled, the one the page runs, does four keys and sixteen outputs at once so
+ * that their sums run in parallel. Every sum is taken in the same order in both (head_dot's four
+ * lanes, then the positions in order), and the shared softmax is one function, so the outputs
+ * agree exactly: tests/test_kernel.py builds the kernel with -DDL_PLAIN_ATTEND=1 and compares. */
+#ifndef DL_PLAIN_ATTEND
+#define DL_PLAIN_ATTEND 0
+#endif
+
+/* The head's keys or values in the cache: [context][head_dim] for layer l, head h. */
+static const float *head_cache(const Model *m, const float *cache, int32_t l, int32_t h) {
+    const Config *c = &m->cfg;
+    int32_t hd = c->d / c->n_heads;
+    return cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
+}
+
+/* Softmax of sc[0..n-1] in place, unnormalised: sc[j] = e^(sc[j] - max); returns 1 / their sum.
+ * The largest score is taken out first so e^x cannot overflow. Runs on four lanes (dl_expf4):
+ * sc has room for n rounded up to 4, and the padding's e^x is exactly 0. */
+static float softmax_unnormalised(float *sc, int32_t n) {
+    float mx = sc[0];
+    for (int32_t j = 1; j < n; j++) mx = sc[j] > mx ? sc[j] : mx;
+    int32_t n4 = (n + 3) & ~3;
+    for (int32_t j = n; j < n4; j++) sc[j] = -3.0e38f;
+    dl_f4 sum4 = dl_splat(0.0f);
+    for (int32_t j = 0; j < n4; j += 4) {
+        dl_f4 e = dl_expf4(*(dl_f4u *)(sc + j) - mx);
+        *(dl_f4u *)(sc + j) = e;
+        sum4 += e;
+    }
+    return 1.0f / dl_hsum(sum4);
+}
+
+/* The reference: scores q . k / sqrt(head_dim) for every cached position (the causal mask is
+ * simply that later positions are not in the cache yet), their softmax, the values weighted by it. */
+static void attend_plain(Model *m, int32_t l, int32_t t, int32_t p) {
     const Config *c = &m->cfg;
     RunState *s = &m->s;
     int32_t d = c->d, hd = d / c->n_heads, n = p + 1;
-    float scale = 1.0f / __builtin_sqrtf((float)hd);
-    const float *q = s->qkv + t * 3 * d;
-    float *out = s->att + t * d, *sc = s->scores;
+    float scale = 1.0f / __builtin_sqrtf((float)hd), *sc = s->scores;
     for (int32_t h = 0; h < c->n_heads; h++) {
-        const float *Kh = s->key_cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
-        const float *Vh = s->value_cache + ((uint32_t)(l * c->n_heads + h) * c->context) * hd;
-        const float *qh = q + h * hd;
-        /* scores: q . k / sqrt(head_dim) for every cached position 0..p (the causal mask is
-         * simply that later positions are not in the cache yet) */
+        const float *Kh = head_cache(m, s->key_cache, l, h), *Vh = head_cache(m, s->value_cache, l, h);
+        const float *qh = s->qkv + t * 3 * d + h * hd;
+        float *oh = s->att + t * d + h * hd;
+        for (int32_t j = 0; j < n; j++) sc[j] = head_dot(qh, Kh + j * hd, hd) * scale;
+        float inv = softmax_unnormalised(sc, n);
+        for (int32_t i = 0; i < hd; i++) {
+            float o = 0.0f;
+            for (int32_t j = 0; j < n; j++) {
+                float a = sc[j] * inv;
+                if (a < 1e-20f) continue; /* negligible, and its products would be denormal */
+                o += a * Vh[j * hd + i];
+            }
+            oh[i] = o;
+        }
+    }
+}
+
+/* The same, fast: on four lanes (dl_f4), so the SIMD build does it with f32x4 and the other
+ * builds get the same bits from scalar code. The head size must be a multiple of 4 (checked at load). */
+static void attend_unrolled(Model *m, int32_t l, int32_t t, int32_t p) {
+    const Config *c = &m->cfg;
+    RunState *s = &m->s;
+    int32_t d = c->d, hd = d / c->n_heads, n = p + 1;
+    float scale = 1.0f / __builtin_sqrtf((float)hd), *sc = s->scores;
+    for (int32_t h = 0; h < c->n_heads; h++) {
+        const float *Kh = head_cache(m, s->key_cache, l, h), *Vh = head_cache(m, s->value_cache, l, h);
+        const float *qh = s->qkv + t * 3 * d + h * hd;
+        float *oh = s->att + t * d + h * hd;
+        /* scores, four keys at a time: four independent chains of adds */
         int32_t j = 0;
-        for (; j + 4 <= n; j += 4) { /* four keys at a time: four independent chains of adds */
+        for (; j + 4 <= n; j += 4) {
             const float *k0 = Kh + j * hd, *k1 = k0 + hd, *k2 = k1 + hd, *k3 = k2 + hd;
             dl_f4 a0 = dl_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
             for (int32_t i = 0; i < hd; i += 4) {
@@ -365,26 +419,14 @@ static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
             sc[j + 3] = dl_hsum(a3) * scale;
         }
         for (; j < n; j++) sc[j] = head_dot(qh, Kh + j * hd, hd) * scale;
-        /* softmax over the scores, its largest taken out first so e^x cannot overflow */
-        float mx = sc[0];
-        for (j = 1; j < n; j++) mx = sc[j] > mx ? sc[j] : mx;
-        int32_t n4 = (n + 3) & ~3;
-        for (j = n; j < n4; j++) sc[j] = -3.0e38f; /* padding: its e^x is exactly 0 */
-        dl_f4 sum4 = dl_splat(0.0f);
-        for (j = 0; j < n4; j += 4) {
-            dl_f4 e = dl_expf4(*(dl_f4u *)(sc + j) - mx);
-            *(dl_f4u *)(sc + j) = e;
-            sum4 += e;
-        }
-        float inv = 1.0f / dl_hsum(sum4);
-        /* the head's output: the values weighted by the softmax */
-        float *oh = out + h * hd;
-        for (int32_t i0 = 0; i0 < hd; i0 += 16) { /* 16 outputs at a time, kept in four registers */
+        float inv = softmax_unnormalised(sc, n);
+        /* the weighted values, 16 outputs at a time kept in four registers */
+        for (int32_t i0 = 0; i0 < hd; i0 += 16) {
             if (i0 + 16 <= hd) {
                 dl_f4 o0 = dl_splat(0.0f), o1 = o0, o2 = o0, o3 = o0;
                 for (j = 0; j < n; j++) {
                     float a = sc[j] * inv;
-                    if (a < 1e-20f) continue; /* negligible, and its products would be denormal */
+                    if (a < 1e-20f) continue;
                     const float *v = Vh + j * hd + i0;
                     o0 += a * *(const dl_f4u *)v;
                     o1 += a * *(const dl_f4u *)(v + 4);
@@ -395,7 +437,7 @@ static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
                 *(dl_f4u *)(oh + i0 + 4) = o1;
                 *(dl_f4u *)(oh + i0 + 8) = o2;
                 *(dl_f4u *)(oh + i0 + 12) = o3;
-            } else {
+            } else { /* a head size not a multiple of 16: the rest four at a time */
                 for (int32_t i = i0; i < hd; i += 4) {
                     dl_f4 o = dl_splat(0.0f);
                     for (j = 0; j < n; j++) {
@@ -408,7 +450,12 @@ static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
             }
         }
     }
-    m->macs += 2.0 * (double)(p + 1) * d;
+}
+
+static void attend(Model *m, int32_t l, int32_t t, int32_t p) {
+    if (DL_PLAIN_ATTEND) attend_plain(m, l, t, p);
+    else attend_unrolled(m, l, t, p);
+    m->macs += 2.0 * (double)(p + 1) * m->cfg.d;
 }
 
 /* Run n tokens at positions pos..pos+n-1 through the whole network in one pass over the

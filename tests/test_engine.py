@@ -307,3 +307,38 @@ def test_reports_numpy_requantization_equals_the_kernels(engine, scheme, bits):
     # the kernel stores q * floor(127 / qmax) with the scale divided by that integer (its int8
     # row-scaled format), so the two agree to float32 rounding of the scale, on the same grid
     assert np.allclose(got, want, rtol=2e-7, atol=0), np.abs(got - want).max()
+
+
+@pytest.mark.parametrize("build_name", ["kernel_simd", "kernel_scalar"])
+def test_the_plain_attention_gives_the_same_bits_as_the_unrolled_one(kernel, tmp_path, build_name):
+    """model.c keeps attend_plain (one key, then one output, at a time: what attention computes)
+    beside attend_unrolled (four keys and sixteen outputs at once: what ships). The kernel built
+    with -DDL_PLAIN_ATTEND=1 must give the shipped kernel's logits bit for bit: after a block
+    whose length is not a multiple of 4 (the unrolled loop's tail), then after every single step
+    up to 76 positions (every tail length, several times)."""
+    import sys
+
+    from decodelab import builds
+    from decodelab.kernel import Kernel, WasmtimeHost
+
+    sys.path.insert(0, str(MODELS.parent))
+    import build  # noqa: E402  (build.py at the top of the repo: the same compile as the site's)
+
+    plain_wasm = tmp_path / f"{build_name}_plain.wasm"
+    build.compile_kernel(builds.BY_NAME[build_name], MODELS.parent, plain_wasm, tmp_path / "obj",
+                         defines=("DL_PLAIN_ATTEND=1",))
+    shipped = Kernel(WasmtimeHost(build.WEB / "kernels" / f"{build_name}.wasm"))
+    plain = Kernel(WasmtimeHost(plain_wasm))
+    data = (MODELS / "main.dlm").read_bytes()
+    a, b = Engine(shipped, data), Engine(plain, data)
+    ids = [a.eot] + a.tokenizer.encode(PROMPTS[0] + " " + PROMPTS[2])
+    assert len(ids) % 4 != 0
+    assert bytes(a.feed(ids)) == bytes(b.feed(ids))
+    while len(a.history) < 76:  # one token at a time
+        la, lb = a.logits(), b.logits()
+        assert bytes(la) == bytes(lb), len(a.history)
+        nxt = max(range(len(la)), key=la.__getitem__)
+        a.step(nxt, read=False)
+        b.step(nxt, read=False)
+    assert bytes(a.logits()) == bytes(b.logits())
+    assert a.k.simd == b.k.simd == (build_name == "kernel_simd")

@@ -5,7 +5,8 @@ in order: boot with the best kernel that engine can validate (and the fallback n
 not the best build), a draw, the same text for the same seed as CPython (so the same in every
 engine), a reader's scroll that fills every widget and every live number, a 360 px screen with no
 horizontal scroll, the Stop bar ending an endless loop in the Python cell, and over all of it zero
-page errors, zero CSP violations and no request off the page's origin. Written once: every step talks to the page through `lane.js`.
+page errors, zero CSP violations and no request off the page's origin.
+Written once: every step talks to the page through `lane.js`.
 """
 from __future__ import annotations
 
