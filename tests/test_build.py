@@ -160,18 +160,38 @@ def test_build_info_describes_the_snapshot_it_ships():
     assert mem[16:48] == b"".join(words[i:i + 4][::-1] for i in range(0, 32, 4))
 
 
+def _bundled(bundle: str) -> dict:
+    """A bundle's modules (path under js/ -> text) from its source map; none edited since."""
+    smap = json.loads((WEB / (bundle + ".map")).read_text(encoding="utf-8"))
+    bundled = {src.split("js/", 1)[-1]: text for src, text in zip(smap["sources"], smap["sourcesContent"])}
+    stale = [name for name, text in bundled.items() if (WEB / "js" / name).read_text(encoding="utf-8") != text]
+    assert not stale, f"edited after the last build: {stale} (run python3 build.py build)"
+    return bundled
+
+
 def test_the_page_loads_one_bundle_built_from_every_module_main_imports():
     """index.html's one module script is the build's bundle (the ~40 modules, one request), made
     from the modules as they are now (its source map holds each one's text) and holding every
-    module main.js imports; the worker stays a file of its own."""
+    module main.js imports; the worker is a bundle of its own, which the page starts."""
     import re
 
     html = (WEB / "index.html").read_text(encoding="utf-8")
     assert re.findall(r'<script type="module" src="([^"]+)"', html) == [build.BUNDLE]
-    smap = json.loads((WEB / (build.BUNDLE + ".map")).read_text(encoding="utf-8"))
-    bundled = {src.split("js/", 1)[-1]: text for src, text in zip(smap["sources"], smap["sourcesContent"])}
-    stale = [name for name, text in bundled.items() if (WEB / "js" / name).read_text(encoding="utf-8") != text]
-    assert not stale, f"edited after the last build: {stale} (run python3 build.py build)"
+    bundled = _bundled(build.BUNDLE)
     imported = set(re.findall(r'from "\./([\w/.-]+\.js)"', (WEB / "js" / "main.js").read_text()))
     assert imported and imported | {"main.js"} <= set(bundled), imported - set(bundled)
-    assert "worker.js" not in bundled and "./worker.js" in (WEB / build.BUNDLE).read_text(encoding="utf-8")
+    worker_file = build.WORKER_BUNDLE.split("/")[-1]
+    assert "worker.js" not in bundled and f"./{worker_file}" in (WEB / build.BUNDLE).read_text(encoding="utf-8")
+    assert f'"{build.WORKER_BUNDLE}"' in (WEB / "js" / "boot.js").read_text(encoding="utf-8")
+
+
+def test_the_worker_is_one_file_holding_each_of_its_parts_and_none_of_pyodide():
+    """The worker starts its first download at once only if it has no static imports to wait
+    for: worker.bundle.js holds worker.js and every part in worker/, and Pyodide's own modules
+    are left to load as files."""
+    bundled = _bundled(build.WORKER_BUNDLE)
+    parts = {f"worker/{p.name}" for p in (WEB / "js" / "worker").glob("*.js")}
+    assert parts and {"worker.js", "jsmatvec.js"} | parts <= set(bundled), parts - set(bundled)
+    assert not [name for name in bundled if "pyodide" in name]
+    text = (WEB / build.WORKER_BUNDLE).read_text(encoding="utf-8")
+    assert "../pyodide/pyodide.mjs" in text and "../pyodide/pyodide.asm.mjs" in text

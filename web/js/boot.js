@@ -60,7 +60,7 @@
   window.__decodelabLang = { lang: lang, text: text };
 
   if (!window.Worker) return; // engine.js reports it in words
-  var url = new URL("js/worker.js", document.baseURI);
+  var url = new URL("js/worker.bundle.js", document.baseURI);
   url.search = location.search; // ?kernel=scalar, ?snapshot=0 reach the worker
   var early = [];
   var worker = new Worker(url, { type: "module" });

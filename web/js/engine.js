@@ -102,7 +102,7 @@ function adoptOrCreateWorker() {
   const early = window.__decodelabWorker;
   window.__decodelabWorker = null;
   if (early) return early;
-  const url = new URL("./worker.js", import.meta.url);
+  const url = new URL("./worker.bundle.js", import.meta.url);
   url.search = location.search; // lets ?kernel=scalar reach the worker
   return { worker: new Worker(url, { type: "module" }), early: [] };
 }

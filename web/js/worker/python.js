@@ -1,0 +1,183 @@
+// Python in the worker: Pyodide restored from the build's memory snapshot (decodelab already
+// imported in it), or started from scratch when the snapshot is missing or of another build.
+import { Msg, mark, marks, progress, reason } from "./messages.js";
+import { abs, fetchBytes, fetchWhy, fetchWithDeadline, withTimeout } from "./fetching.js";
+
+const PYODIDE_TIMEOUT_MS = 40000;
+// Pyodide's Emscripten factory: a file of Pyodide's own, loaded as it is (a name, not a literal,
+// so the bundler leaves it out of worker.bundle.js; relative to the bundle, in js/)
+const PYODIDE_FACTORY = "../pyodide/pyodide.asm.mjs";
+
+// The snapshot ships as the memory's pages that are not all zeros, gzip-compressed (build.py
+// says why), run after run; the manifest lists the runs, [offset, length]. It is inflated by the
+// browser's own DecompressionStream as it downloads, and each run goes straight to its place in
+// one zeroed buffer of the memory's size (no second copy). gzip's CRC is checked by the stream,
+// so a damaged file fails here, not inside Python. A server that already decoded it
+// (Content-Encoding) hands over the runs uncompressed, which are placed the same way.
+async function fetchSnapshot(snap) {
+  return fetchWithDeadline(abs(snap.url), null, async (res) => {
+    const [peek, body] = res.body.tee();
+    const peeker = peek.getReader();
+    const first = (await peeker.read()).value || new Uint8Array(0);
+    peeker.cancel(); // one look is enough: a tee branch left unread would buffer the whole file
+    const gz = first[0] === 0x1f && first[1] === 0x8b;
+    const reader = (gz ? body.pipeThrough(new DecompressionStream("gzip")) : body).getReader();
+    const mem = new Uint8Array(snap.memory_bytes);
+    const runs = snap.runs || [[0, snap.memory_bytes]];
+    let run = 0;
+    let [at, left] = runs[0];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!marks.snapshot_first_bytes) mark("snapshot_first_bytes");
+      for (let i = 0; i < value.length;) {
+        if (run === runs.length) throw new Msg("snapshot_too_large");
+        const n = Math.min(left, value.length - i);
+        mem.set(value.subarray(i, i + n), at);
+        i += n;
+        at += n;
+        left -= n;
+        if (left === 0 && ++run < runs.length) [at, left] = runs[run];
+      }
+    }
+    if (run !== runs.length) throw new Msg("snapshot_incomplete");
+    mark("snapshot_inflated");
+    return mem;
+  });
+}
+
+// Pyodide compiles its 9.6 MB of wasm only once the snapshot is in (it needs the snapshot's size
+// first), so the compile and the snapshot's download and inflate ran one after the other. Here
+// the compile starts with the worker and runs while the manifest and the snapshot download (on
+// this 2-core VM, an engine-only page's worker was ready 0.16 s sooner). Pyodide takes the compiled module through its
+// createPyodideModule option: we load its Emscripten factory ourselves and let Pyodide's
+// instantiateWasm add its own imports, answering its one instantiateStreaming call with our
+// module. Pyodide's own fetch of the same file (made when loadPyodide starts) is answered with an
+// empty body, so the 9.6 MB are not downloaded twice.
+export function startPyodideWasm(pyodideLoader) {
+  const url = abs("pyodide/pyodide.asm.wasm");
+  const module = fetch(url).then(async (res) => {
+    if (!res.ok) throw new Msg("http", { status: res.status });
+    // compileStreaming needs the wasm MIME type; a server that sends another gets the plain compile
+    const compiled = await ((res.headers.get("Content-Type") || "").startsWith("application/wasm")
+      ? WebAssembly.compileStreaming(res) : WebAssembly.compile(await res.arrayBuffer()));
+    mark("pyodide_compiled");
+    return compiled;
+  }).catch((e) => { // a broken Pyodide fails both start-up paths alike: say so at once
+    throw Object.assign(new Msg("file_problem", { name: "pyodide.asm.wasm", why: fetchWhy(e) }), { fatal: true });
+  });
+  module.catch(() => {});
+  // Pyodide's JavaScript half (1.2 MB): evaluating it holds this thread for a while, so it is
+  // asked for once the snapshot's download is under way, not before (then the manifest waited)
+  let factory = null;
+  const loadFactory = () => (factory ??= import(PYODIDE_FACTORY).then((m) => { mark("pyodide_js"); return m.default; }));
+  const createPyodideModule = async (settings) => {
+    const theirs = settings.instantiateWasm;
+    settings.instantiateWasm = (imports, done) => {
+      const real = WebAssembly.instantiateStreaming;
+      WebAssembly.instantiateStreaming = async (_empty, withTheirImports) => {
+        WebAssembly.instantiateStreaming = real;
+        const compiled = await module;
+        mark("pyodide_instantiate");
+        return { module: compiled, instance: await WebAssembly.instantiate(compiled, withTheirImports) };
+      };
+      return theirs(imports, done);
+    };
+    return (await loadFactory())(settings);
+  };
+  // loadPyodide with our module; it fails at once if the wasm could not be had (else Pyodide
+  // would wait for an instance that never comes). `answers`: URL -> bytes that Pyodide's own
+  // requests for those URLs get instead of a download.
+  const load = (options, answers = {}) => {
+    const realFetch = self.fetch;
+    const py = pyodideLoader.catch((e) => {
+      throw Object.assign(new Msg("file_problem", { name: "pyodide.mjs", why: fetchWhy(e) }), { fatal: true });
+    }).then(({ loadPyodide }) => {
+      self.fetch = (input, init) => {
+        const asked = String(input instanceof Request ? input.url : input);
+        if (asked === url) {
+          return Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }));
+        }
+        return Object.hasOwn(answers, asked) ? Promise.resolve(new Response(answers[asked])) : realFetch(input, init);
+      };
+      return loadPyodide({ ...options, createPyodideModule });
+    });
+    py.finally(() => { self.fetch = realFetch; }).catch(() => {});
+    return Promise.race([module.then(() => new Promise(() => {})), py]);
+  };
+  return { load, loadFactory };
+}
+
+function stdlibError(e, file = "python_stdlib.zip") {
+  return /Program terminated|exit\(1\)|python_stdlib/i.test(e.message) ? new Msg("stdlib_damaged", { file }) : e;
+}
+
+// An empty zip archive (its end-of-directory record alone): where the standard library goes
+// while Python is restored from the snapshot (startPython says why)
+const EMPTY_ZIP = Uint8Array.of(0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0));
+
+// Restore the snapshot (decodelab already imported in it) if it is there and matches this
+// build; otherwise start Python and import decodelab (the .pyc path, about half a second
+// slower), with a one-line notice saying why. Either way the package zip is written to the
+// file system (imports made later and tracebacks read it) and returned with Python running,
+// with `fullStdlib()`, which the reader's Python cell awaits before it runs.
+export async function startPython(infoP, packageP, wasm, params) {
+  const start = (extra, answers) => withTimeout(wasm.load({ indexURL: abs("pyodide/"), packages: [], ...extra }, answers),
+    PYODIDE_TIMEOUT_MS, "pyodide");
+  let notice = null;
+  if (params.get("snapshot") !== "0") { // ?snapshot=0: from scratch (tests compare the two paths)
+    progress("pyodide", "restoring Python from the snapshot");
+    try {
+      // Pyodide fetches and compiles its wasm while the snapshot is still downloading
+      const snapshotP = infoP.then((info) => {
+        if (!info.snapshot) throw new Msg("snapshot_none");
+        return fetchSnapshot(info.snapshot);
+      });
+      snapshotP.catch(() => {}); // its failure is handled below, through loadPyodide
+      infoP.then(wasm.loadFactory, () => {});
+      // The stdlib zip the snapshot was made over (its .py files: build.py says why) is not
+      // fetched now: every module our endpoints use was imported into the snapshot, so Python
+      // is restored over an empty zip in its place, and the 2.5 MB come when the reader's cell
+      // first runs (any import may need them then). Python's zip importer kept the zip's
+      // directory in the snapshot; the bytes written later are the very ones it was read from.
+      const info = await infoP;
+      const stdLibURL = abs(info.snapshot?.stdlib_url || "pyodide/python_stdlib.zip");
+      const pyodide = await start({ _loadSnapshot: snapshotP, stdLibURL }, { [stdLibURL]: EMPTY_ZIP });
+      mark("python_restored");
+      const zipPath = pyodide.runPython("import sys; f'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip'");
+      // the zip importer reads at the offsets it kept: only the very bytes will do (a stale copy
+      // from a cache would fail inside the reader's imports, in words nobody could act on)
+      const want = info.snapshot.stdlib_sha256;
+      let full = null; // once written it stays; a failed download is tried again at the next run
+      const fullStdlib = () => (full ??= fetchBytes(stdLibURL, "stdlib")
+        .then(async (bytes) => {
+          const got = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+            .map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, want.length);
+          if (got !== want) throw new Msg("stdlib_damaged", { file: stdLibURL.split("/").pop().split("?")[0] });
+          pyodide.FS.writeFile(zipPath, bytes);
+          mark("stdlib_full");
+        })
+        .catch((e) => { full = null; throw e; }));
+      pyodide.FS.writeFile(info.package_mount, await packageP);
+      const tag = pyodide.runPython("import sys; getattr(sys, '_decodelab_snapshot', '')");
+      if (tag !== info.package_sha256) throw new Msg("snapshot_other_build");
+      // state frozen in the snapshot that must differ per visit: Python's own random stream
+      pyodide.runPython("import random; random.seed()");
+      return { pyodide, path: "snapshot", notice, fullStdlib };
+    } catch (e) {
+      if (e.fatal || e.key === "step_timeout") throw e;
+      await infoP; // no manifest: that is the error to report (boot() does)
+      notice = { key: "python_no_snapshot", args: { why: reason(e) } };
+      console.warn("decodelab: Python started without its memory snapshot:", e.message);
+    }
+  }
+  progress("pyodide", "starting Python");
+  const pyodide = await start({}).catch((e) => { throw stdlibError(e); });
+  // our package: a zip of .pyc (with the .py beside them, for tracebacks) put on sys.path;
+  // micropip stays out of the start-up path and is loaded only if the reader's cell asks for it
+  progress("package", "adding the decodelab package");
+  const info = await infoP;
+  pyodide.FS.writeFile(info.package_mount, await packageP);
+  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.package_mount)})`);
+  return { pyodide, path: "import", notice, fullStdlib: async () => {} };
+}
