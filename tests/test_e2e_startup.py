@@ -220,7 +220,8 @@ def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distrib
     open_ready(pg)
     pg.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates")
     assert pg.evaluate("() => document.body.dataset.pythonStart") == "snapshot"
-    assert len([u for u in urls if "pyodide.asm.wasm" in u]) == 1
+    wasm = [u for u in urls if "pyodide.asm.wasm" in u]
+    assert len(wasm) == 1 and wasm[0].split("?")[0].endswith("/pyodide.asm.wasm.gz"), wasm  # 3.5 MB, not 9.6
     asked = pg.evaluate("() => performance.getEntriesByType('resource').filter((e) => /chart\\.umd|katex\\.min\\.js/"
                         ".test(e.name)).map((e) => e.startTime)")
     assert all(at > pg.evaluate("() => window.__firstDistributionAt") for at in asked)
@@ -231,6 +232,28 @@ def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distrib
                          "?.data.datasets.length > 0", timeout=60_000)
     assert len([u for u in urls if "chart.umd" in u]) == 1
     assert pg.console_errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("served", ["decoded", "damaged"])
+def test_pyodide_wasm_a_server_decoded_already_still_starts_and_a_damaged_one_is_named(browser, site, served):
+    """pyodide.asm.wasm ships gzip-compressed and the worker inflates it. A server that sends it
+    with Content-Encoding hands the browser's fetch the plain wasm: that starts as it is, never
+    inflated twice. Damaged bytes (the gzip check fails) are a named failure, not a hang."""
+    wasm = (ROOT / "web" / "pyodide" / "pyodide.asm.wasm").read_bytes()
+    packed = (ROOT / "web" / "pyodide" / "pyodide.asm.wasm.gz").read_bytes()
+    body = wasm if served == "decoded" else packed[:-5000] + bytes(5000)
+    ctx, pg = guarded_page(browser, site)
+    ctx.route("**/pyodide/pyodide.asm.wasm.gz*", lambda r: r.fulfill(status=200, body=body, content_type="application/wasm"))
+    pg.goto(site + "/")
+    pg.wait_for_function("() => document.body.dataset.ready", timeout=90_000)
+    if served == "decoded":
+        assert pg.evaluate("document.body.dataset.ready") == "1"
+        assert py(pg, "ch1_view", prompt=PROMPT, settings=SETTINGS, seed=7)["top"]
+    else:
+        assert pg.evaluate("document.body.dataset.ready") == "failed"
+        msg = pg.inner_text("#boot-error")
+        assert "pyodide.asm.wasm.gz" in msg and "eload" in msg, msg
     ctx.close()
 
 

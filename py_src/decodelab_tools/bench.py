@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 KERNEL_SHAPES = [(256, 256), (1024, 256), (4096, 256), (384, 384), (1536, 384), (8192, 384)]
 
 
-def chromium(web: Path):
+def chromium(web: Path, network: tuple[float, float] | None = None, server: list | None = None):
     """A served site and a headless Chromium (decodelab_tools/browser.py): yields (browser, url)."""
-    return served_browser(web)
+    return served_browser(web, network, server)
 
 
 def write_json(path: Path | None, data: dict) -> None:
@@ -89,7 +89,8 @@ def bench_kernel(web: Path, json_path: Path | None, rounds: int = 5) -> dict:
 
 # ---- startup --------------------------------------------------------------------------------------
 
-def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_000, count_bytes: bool = False) -> dict:
+def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_000, count_bytes: bool = False,
+                        server=None) -> dict:
     """Navigate; time navigation -> worker ready and -> the panel's first distribution drawn (the
     page's own clock: window.__readyAt, __firstDistributionAt). With count_bytes, also count the
     bytes that came over the network (the page's and the worker's requests). That count asks the
@@ -108,9 +109,11 @@ def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_00
 
     if count_bytes:
         page.context.on("requestfinished", done)  # the context hears the worker's requests too
+    sent = server.bytes_sent if server else 0
     page.goto(url + path)
     page.wait_for_function("() => document.body.dataset.ready", timeout=timeout, polling=100)
     page.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates", timeout=timeout, polling=100)
+    server_bytes = server.bytes_sent - sent if server else None  # what the first distribution took
     if count_bytes:
         page.wait_for_timeout(300)  # let the last requests report
         page.context.remove_listener("requestfinished", done)
@@ -125,68 +128,89 @@ def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_00
     if count_bytes:
         t["bytes"] = sum(sizes)
         t["requests"] = len(sizes)
+    t["server_bytes"] = server_bytes
     return t
 
 
-def _cold_and_repeat(browser, url: str, path: str, n: int) -> tuple[list, list, dict]:
+def _cold_and_repeat(browser, url: str, path: str, n: int, server=None) -> tuple[list, list, dict]:
     """n cold loads (a new context each: empty cache), then, in a browser with an on-disk profile
     (profile_context: the caches a returning reader has), one cold load that counts bytes and n
     repeat visits (timed) and one repeat that counts bytes."""
     cold, warm = [], []
     for _ in range(n):
         ctx = browser.new_context()
-        cold.append(_first_distribution(ctx.new_page(), url, path))
+        cold.append(_first_distribution(ctx.new_page(), url, path, server=server))
         ctx.close()
     with tempfile.TemporaryDirectory(prefix="decodelab-profile-", ignore_cleanup_errors=True) as profile:
         ctx = profile_context(browser, Path(profile))
         try:
             page = ctx.new_page()
-            counted = {"cold": _first_distribution(page, url, path, count_bytes=True)}
+            counted = {"cold": _first_distribution(page, url, path, count_bytes=True, server=server)}
             for _ in range(n):
-                warm.append(_first_distribution(page, url, path))
-            counted["repeat"] = _first_distribution(page, url, path, count_bytes=True)
+                warm.append(_first_distribution(page, url, path, server=server))
+            counted["repeat"] = _first_distribution(page, url, path, count_bytes=True, server=server)
         finally:
             ctx.close()  # that browser's profile is the folder removed next
     return cold, warm, counted
 
 
-def bench_startup(web: Path, json_path: Path | None, n: int = 9) -> dict:
+def bench_startup(web: Path, json_path: Path | None, n: int = 9, network: tuple[float, float] | None = None) -> dict:
     """Cold (a new browser context: empty cache) and repeat visits (a browser with an on-disk
     profile, reloaded, so the HTTP cache and V8's wasm code cache work: no request interception
     here, since Playwright's routing turns the cache off), for the page as shipped (Python restored from the memory snapshot)
     and for its fallback (?snapshot=0: Python started and decodelab imported from .pyc).
-    Medians of n, in seconds from navigation."""
+    Medians of n, in seconds from navigation. network=(Mbit/s, round trip ms): the server plays
+    that link (devserver.py; page and worker alike, as the server paces them) and counts the bytes
+    it sent until the first distribution; the localhost figures are measured in the same run,
+    before, for the comparison."""
+    data = {"localhost": _startup_on(web, n, None)}
+    if network:
+        data["network"] = {"mbit": network[0], "rtt_ms": network[1], **_startup_on(web, max(3, n // 2), network)}
+        print()
+        for name in ("snapshot", "fallback"):
+            here, there = data["localhost"][name], data["network"][name]
+            print(f"[{name}] first distribution, cold: localhost {here['cold_first_distribution_s']:.2f} s, "
+                  f"{network[0]:g} Mbit/s {network[1]:g} ms {there['cold_first_distribution_s']:.2f} s "
+                  f"(engine ready {there['cold_ready_s']:.2f} s, {there['cold_server_bytes'] / 1e6:.1f} MB sent); "
+                  f"repeat {there['repeat_first_distribution_s']:.2f} s")
+    write_json(json_path, data)
+    return data
+
+
+def _startup_on(web: Path, n: int, network) -> dict:
     def med(rs, k):
         vals = [r[k] for r in rs if r.get(k) is not None]
         return statistics.median(vals) / 1000 if vals else None
 
-    data = {}
-    with chromium(web) as (browser, url):
+    where = f"{network[0]:g} Mbit/s, {network[1]:g} ms" if network else "localhost"
+    data, server = {}, []
+    with chromium(web, network, server) as (browser, url):
         for name, path in (("snapshot", "/"), ("fallback", "/?snapshot=0")):
-            cold, warm, counted = _cold_and_repeat(browser, url, path, n)
+            cold, warm, counted = _cold_and_repeat(browser, url, path, n, server[0])
             paths = {r["python"] for r in cold + warm}
+            sent = [r["server_bytes"] for r in cold]
             d = data[name] = {
                 "python_start": sorted(paths),
                 "cold_first_distribution_s": med(cold, "first_ms"), "cold_ready_s": med(cold, "ready_ms"),
                 "repeat_first_distribution_s": med(warm, "first_ms"), "repeat_ready_s": med(warm, "ready_ms"),
                 "cold_first_distribution_range_s": [min(r["first_ms"] for r in cold) / 1000, max(r["first_ms"] for r in cold) / 1000],
                 "cold_bytes": counted["cold"]["bytes"], "cold_requests": counted["cold"]["requests"],
-                "repeat_bytes": counted["repeat"]["bytes"],
+                "repeat_bytes": counted["repeat"]["bytes"], "cold_server_bytes": statistics.median(sent),
                 "cold_all": cold, "repeat_all": warm, "stages_first_cold": cold[0]["stages"]}
-            print(f"[{name}: Python {'/'.join(paths)}] navigation -> first distribution drawn, median of {n}: "
+            print(f"[{where}] [{name}: Python {'/'.join(paths)}] navigation -> first distribution drawn, median of {n}: "
                   f"cold {d['cold_first_distribution_s']:.2f} s (range {d['cold_first_distribution_range_s'][0]:.2f}-"
                   f"{d['cold_first_distribution_range_s'][1]:.2f}), repeat visit {d['repeat_first_distribution_s']:.2f} s")
-            print(f"[{name}] navigation -> worker ready: cold {d['cold_ready_s']:.2f} s, repeat {d['repeat_ready_s']:.2f} s; "
-                  f"bytes over the network: cold {d['cold_bytes'] / 1e6:.1f} MB, repeat {d['repeat_bytes'] / 1e6:.2f} MB")
-            print(f"[{name}] main thread: worker created at {med(cold, 'worker_created_ms'):.2f} s, DOMContentLoaded at "
+            print(f"[{where}] [{name}] navigation -> worker ready: cold {d['cold_ready_s']:.2f} s, repeat {d['repeat_ready_s']:.2f} s; "
+                  f"bytes over the network: cold {d['cold_bytes'] / 1e6:.1f} MB (the server sent "
+                  f"{d['cold_server_bytes'] / 1e6:.1f} MB by the first distribution), repeat {d['repeat_bytes'] / 1e6:.2f} MB")
+            print(f"[{where}] [{name}] main thread: worker created at {med(cold, 'worker_created_ms'):.2f} s, DOMContentLoaded at "
                   f"{med(cold, 'dom_ms'):.2f} s, mounting the widgets took {med(cold, 'mount_ms') * 1000:.0f} ms (cold medians)")
             marks = {k: statistics.median(r["marks"][k] for r in cold if r.get("marks") and k in r["marks"])
                      for k in (cold[0].get("marks") or {})}
-            print(f"[{name}] worker milestones, ms since navigation (cold medians):",
+            print(f"[{where}] [{name}] worker milestones, ms since navigation (cold medians):",
                   ", ".join(f"{k} {v:.0f}" for k, v in marks.items()))
-            print(f"[{name}] stages of the first cold load (s since the worker started):",
+            print(f"[{where}] [{name}] stages of the first cold load (s since the worker started):",
                   ", ".join(f"{k} {v:.2f}" for k, v in (cold[0]["stages"] or {}).items()))
-    write_json(json_path, data)
     return data
 
 
@@ -377,8 +401,10 @@ BENCHES = {"kernel": bench_kernel, "startup": bench_startup, "generate": bench_g
            "requant": bench_requant, "speculative": bench_speculative}
 
 
-def run_bench(name: str, web: Path, json_path: Path | None) -> None:
+def run_bench(name: str, web: Path, json_path: Path | None, network: tuple[float, float] | None = None) -> None:
     fn = BENCHES.get(name)
     if fn is None:
         sys.exit(f"benchmark {name!r} is not available yet; have: {', '.join(BENCHES)}")
-    fn(web, json_path)
+    if network and name != "startup":
+        sys.exit("--network is for bench startup")
+    fn(web, json_path, **({"network": network} if network else {}))

@@ -20,13 +20,17 @@ def launch(playwright):
 
 
 @contextmanager
-def served_browser(web: Path):
-    """The site served on localhost and a headless Chromium: yields (browser, site URL)."""
+def served_browser(web: Path, network: tuple[float, float] | None = None, server: list | None = None):
+    """The site served on localhost and a headless Chromium: yields (browser, site URL). network:
+    (Mbit/s, round trip in ms) the server plays (devserver.py); server: a list that gets the
+    server, for its byte count."""
     from playwright.sync_api import sync_playwright
 
     from .devserver import serve_in_thread
 
-    srv, url = serve_in_thread(web)
+    srv, url = serve_in_thread(web, network=network)
+    if server is not None:
+        server.append(srv)
     try:
         with sync_playwright() as p:
             browser = launch(p)

@@ -31,6 +31,18 @@ export async function fetchWithDeadline(url, what, body) {
 
 export const fetchBytes = (url, what) => fetchWithDeadline(url, what, async (res) => new Uint8Array(await res.arrayBuffer()));
 
+// A body we ship gzip-compressed (the file's .gz), as a stream of its bytes. Its first chunk says
+// what came: gzip's magic (1f 8b) is inflated here, by the browser's own DecompressionStream, as
+// it downloads; a server that already decoded it (it sent Content-Encoding) hands over the plain
+// bytes, which pass as they are: never decompressed twice. gzip's CRC is checked by the stream.
+export async function inflatedBody(res) {
+  const [peek, body] = res.body.tee();
+  const peeker = peek.getReader();
+  const first = (await peeker.read()).value || new Uint8Array(0);
+  peeker.cancel(); // one look is enough: a tee branch left unread would buffer the whole file
+  return first[0] === 0x1f && first[1] === 0x8b ? body.pipeThrough(new DecompressionStream("gzip")) : body;
+}
+
 // A step that must end within `ms` (what: a key under boot.stage.*).
 export function withTimeout(promise, ms, what) {
   let timer;

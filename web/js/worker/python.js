@@ -1,7 +1,7 @@
 // Python in the worker: Pyodide restored from the build's memory snapshot (decodelab already
 // imported in it), or started from scratch when the snapshot is missing or of another build.
 import { Msg, mark, marks, progress, reason } from "./messages.js";
-import { abs, fetchBytes, fetchWhy, fetchWithDeadline, withTimeout } from "./fetching.js";
+import { abs, fetchBytes, fetchWhy, fetchWithDeadline, inflatedBody, withTimeout } from "./fetching.js";
 
 const PYODIDE_TIMEOUT_MS = 40000;
 // Pyodide's Emscripten factory: a file of Pyodide's own, loaded as it is (a name, not a literal,
@@ -16,12 +16,7 @@ const PYODIDE_FACTORY = "../pyodide/pyodide.asm.mjs";
 // (Content-Encoding) hands over the runs uncompressed, which are placed the same way.
 async function fetchSnapshot(snap) {
   return fetchWithDeadline(abs(snap.url), null, async (res) => {
-    const [peek, body] = res.body.tee();
-    const peeker = peek.getReader();
-    const first = (await peeker.read()).value || new Uint8Array(0);
-    peeker.cancel(); // one look is enough: a tee branch left unread would buffer the whole file
-    const gz = first[0] === 0x1f && first[1] === 0x8b;
-    const reader = (gz ? body.pipeThrough(new DecompressionStream("gzip")) : body).getReader();
+    const reader = (await inflatedBody(res)).getReader();
     const mem = new Uint8Array(snap.memory_bytes);
     const runs = snap.runs || [[0, snap.memory_bytes]];
     let run = 0;
@@ -55,16 +50,17 @@ async function fetchSnapshot(snap) {
 // module. Pyodide's own fetch of the same file (made when loadPyodide starts) is answered with an
 // empty body, so the 9.6 MB are not downloaded twice.
 export function startPyodideWasm(pyodideLoader) {
-  const url = abs("pyodide/pyodide.asm.wasm");
-  const module = fetch(url).then(async (res) => {
+  const url = abs("pyodide/pyodide.asm.wasm"); // what Pyodide asks for (answered below)
+  const module = fetch(url + ".gz").then(async (res) => {
     if (!res.ok) throw new Msg("http", { status: res.status });
-    // compileStreaming needs the wasm MIME type; a server that sends another gets the plain compile
-    const compiled = await ((res.headers.get("Content-Type") || "").startsWith("application/wasm")
-      ? WebAssembly.compileStreaming(res) : WebAssembly.compile(await res.arrayBuffer()));
+    // shipped gzip-compressed (3.5 MB of 9.6: many servers send .wasm as it is), inflated as it
+    // arrives and compiled as it inflates
+    const wasm = new Response(await inflatedBody(res), { headers: { "Content-Type": "application/wasm" } });
+    const compiled = await WebAssembly.compileStreaming(wasm);
     mark("pyodide_compiled");
     return compiled;
   }).catch((e) => { // a broken Pyodide fails both start-up paths alike: say so at once
-    throw Object.assign(new Msg("file_problem", { name: "pyodide.asm.wasm", why: fetchWhy(e) }), { fatal: true });
+    throw Object.assign(new Msg("file_problem", { name: "pyodide.asm.wasm.gz", why: fetchWhy(e) }), { fatal: true });
   });
   module.catch(() => {});
   // Pyodide's JavaScript half (1.2 MB): evaluating it holds this thread for a while, so it is
