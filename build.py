@@ -330,12 +330,17 @@ def step_bundle() -> None:
 
 
 def step_models() -> list[str]:
-    """The committed model bundles (models/*.dlm) into web/models/."""
+    """The committed model bundles (models/*.dlm) into web/models/, each beside its gzip-compressed
+    copy, which is what the page fetches (int8 weights squeeze only 10%, but main.dlm is 6.1 MB:
+    0.6 MB less on the start-up's path; the worker inflates it as it downloads)."""
     dst = WEB / "models"
     dst.mkdir(parents=True, exist_ok=True)
     names = []
     for f in sorted((ROOT / "models").glob("*.dlm")):
         shutil.copy2(f, dst / f.name)
+        packed = dst / (f.name + ".gz")
+        if not packed.exists() or packed.stat().st_mtime < f.stat().st_mtime:
+            packed.write_bytes(gzip.compress(f.read_bytes(), compresslevel=9, mtime=0))
         names.append(f.name)
     return names
 
@@ -385,7 +390,7 @@ def step_build_info(micropip: Path, models: list[str], kernels: dict, package: P
                     for b in builds.ALL},
         "kernel_order": [[b.name, b.label] for b in builds.PAGE_FALLBACK_ORDER],
         "kernel_builds": kernels,
-        "models": {Path(m).stem: f"models/{m}?v={digest(WEB / 'models' / m)}" for m in models},
+        "models": {Path(m).stem: f"models/{m}.gz?v={digest(WEB / 'models' / (m + '.gz'))}" for m in models},
         "version": digest(package),
         "i18n": i18n,  # language -> hash of its JSON (boot.js fetches i18n/LANG.json before this file)
     }

@@ -12,7 +12,7 @@
 // module worker runs nothing until its static imports have arrived, and the downloads below
 // (Pyodide's wasm first, the longest step) should start at its first instant.
 import { Msg, currentStage, mark, marks, modelName, payload, progress, t0 } from "./worker/messages.js";
-import { abs, fetchBytes, readManifest } from "./worker/fetching.js";
+import { abs, fetchBytes, fetchInflated, readManifest } from "./worker/fetching.js";
 import { loadComparisonKernels, loadKernel } from "./worker/kernels.js";
 import { startPyodideWasm, startPython } from "./worker/python.js";
 import { serveCalls } from "./worker/calls.js";
@@ -55,7 +55,7 @@ async function boot() {
   kernelP.catch(() => {});
   // the speed race's extra kernels are optional: if they fail, only that widget says so
   const comparisonP = loadComparisonKernels(info, jsMatvec).catch((e) => ({ error: e }));
-  const modelP = (name) => fetchBytes(abs(info.models[name]), `model.${name}`);
+  const modelP = (name) => fetchInflated(abs(info.models[name]), `model.${name}`); // shipped as .dlm.gz
   const mainP = modelP("main");
   mainP.catch(() => {});
 

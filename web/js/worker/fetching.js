@@ -30,6 +30,9 @@ export async function fetchWithDeadline(url, what, body) {
 }
 
 export const fetchBytes = (url, what) => fetchWithDeadline(url, what, async (res) => new Uint8Array(await res.arrayBuffer()));
+// the same for a file we ship gzip-compressed: its bytes inflated (or as they came, if the server decoded them)
+export const fetchInflated = (url, what) => fetchWithDeadline(url, what,
+  async (res) => new Uint8Array(await new Response(await inflatedBody(res)).arrayBuffer()));
 
 // A body we ship gzip-compressed (the file's .gz), as a stream of its bytes. Its first chunk says
 // what came: gzip's magic (1f 8b) is inflated here, by the browser's own DecompressionStream, as
