@@ -235,6 +235,32 @@ def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distrib
     ctx.close()
 
 
+def test_the_link_chooses_the_start_a_slow_one_imports_and_a_fast_one_restores(browser, site):
+    """The first 512 KB of Pyodide's wasm say how fast the link is: at 12 Mbit/s (1.5 MB/s, below
+    the 3 MB/s where the snapshot's extra 1.9 MB cost more than importing saves) Python starts from
+    bytecode, with no notice (a choice, not a fault); on localhost it is restored from the snapshot.
+    Either way every endpoint answers, and the page records why."""
+    from decodelab_tools.devserver import serve_in_thread
+
+    srv, slow_site = serve_in_thread(ROOT / "web", network=(12.0, 5.0))
+    try:
+        for where, want in ((slow_site, "import"), (site, "snapshot")):
+            ctx, pg = guarded_page(browser, where)
+            pg.goto(where + "/")
+            pg.wait_for_function("() => document.body.dataset.ready", timeout=120_000)
+            assert pg.evaluate("document.body.dataset.ready") == "1", pg.inner_text("#boot-error")
+            choice = pg.evaluate("() => window.__pythonChoice")
+            assert choice["by"] == "link" and choice["path"] == want, choice
+            assert (choice["rate"] < 3e6) == (want == "import"), choice
+            assert pg.evaluate("() => document.body.dataset.pythonStart") == want
+            assert pg.is_hidden("#kernel-notice")
+            assert py(pg, "ch1_view", prompt=PROMPT, settings=SETTINGS, seed=7)["top"]
+            ctx.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
 @pytest.mark.parametrize("served", ["decoded", "damaged"])
 def test_pyodide_wasm_a_server_decoded_already_still_starts_and_a_damaged_one_is_named(browser, site, served):
     """pyodide.asm.wasm ships gzip-compressed and the worker inflates it. A server that sends it

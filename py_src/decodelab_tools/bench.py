@@ -123,7 +123,7 @@ def _first_distribution(page, url: str, path: str = "/", timeout: float = 120_00
                 stages: window.__bootStages, dom_ms: nav ? nav.domContentLoadedEventEnd : null,
                 mount_ms: (performance.getEntriesByName('decodelab-mount', 'measure')[0] || {}).duration,
                 worker_created_ms: window.__decodelabWorkerAt,
-                python: document.body.dataset.pythonStart, marks: window.__bootMarks};
+                python: document.body.dataset.pythonStart, marks: window.__bootMarks, choice: window.__pythonChoice};
     }""")
     if count_bytes:
         t["bytes"] = sum(sizes)
@@ -157,8 +157,9 @@ def _cold_and_repeat(browser, url: str, path: str, n: int, server=None) -> tuple
 def bench_startup(web: Path, json_path: Path | None, n: int = 9, network: tuple[float, float] | None = None) -> dict:
     """Cold (a new browser context: empty cache) and repeat visits (a browser with an on-disk
     profile, reloaded, so the HTTP cache and V8's wasm code cache work: no request interception
-    here, since Playwright's routing turns the cache off), for the page as shipped (Python restored from the memory snapshot)
-    and for its fallback (?snapshot=0: Python started and decodelab imported from .pyc).
+    here, since Playwright's routing turns the cache off), for the page as shipped ("auto": the start
+    its link suits), for Python restored from the memory snapshot (?snapshot=1) and for Python
+    started and decodelab imported from .pyc (?snapshot=0, also the snapshot's fallback).
     Medians of n, in seconds from navigation. network=(Mbit/s, round trip ms): the server plays
     that link (devserver.py; page and worker alike, as the server paces them) and counts the bytes
     it sent until the first distribution; the localhost figures are measured in the same run,
@@ -167,7 +168,7 @@ def bench_startup(web: Path, json_path: Path | None, n: int = 9, network: tuple[
     if network:
         data["network"] = {"mbit": network[0], "rtt_ms": network[1], **_startup_on(web, max(3, n // 2), network)}
         print()
-        for name in ("snapshot", "fallback"):
+        for name in ("auto", "snapshot", "fallback"):
             here, there = data["localhost"][name], data["network"][name]
             print(f"[{name}] first distribution, cold: localhost {here['cold_first_distribution_s']:.2f} s, "
                   f"{network[0]:g} Mbit/s {network[1]:g} ms {there['cold_first_distribution_s']:.2f} s "
@@ -185,7 +186,7 @@ def _startup_on(web: Path, n: int, network) -> dict:
     where = f"{network[0]:g} Mbit/s, {network[1]:g} ms" if network else "localhost"
     data, server = {}, []
     with chromium(web, network, server) as (browser, url):
-        for name, path in (("snapshot", "/"), ("fallback", "/?snapshot=0")):
+        for name, path in (("auto", "/"), ("snapshot", "/?snapshot=1"), ("fallback", "/?snapshot=0")):
             cold, warm, counted = _cold_and_repeat(browser, url, path, n, server[0])
             paths = {r["python"] for r in cold + warm}
             sent = [r["server_bytes"] for r in cold]
@@ -197,7 +198,11 @@ def _startup_on(web: Path, n: int, network) -> dict:
                 "cold_bytes": counted["cold"]["bytes"], "cold_requests": counted["cold"]["requests"],
                 "repeat_bytes": counted["repeat"]["bytes"], "cold_server_bytes": statistics.median(sent),
                 "cold_all": cold, "repeat_all": warm, "stages_first_cold": cold[0]["stages"]}
-            print(f"[{where}] [{name}: Python {'/'.join(paths)}] navigation -> first distribution drawn, median of {n}: "
+            rates = [r["choice"]["rate"] for r in cold if (r.get("choice") or {}).get("rate")]
+            d["cold_link_rate_mbit"] = statistics.median(rates) * 8 / 1e6 if rates else None
+            print(f"[{where}] [{name}: Python {'/'.join(paths)}"
+                  + (f", the link read as {d['cold_link_rate_mbit']:.0f} Mbit/s" if rates else "")
+                  + f"] navigation -> first distribution drawn, median of {n}: "
                   f"cold {d['cold_first_distribution_s']:.2f} s (range {d['cold_first_distribution_range_s'][0]:.2f}-"
                   f"{d['cold_first_distribution_range_s'][1]:.2f}), repeat visit {d['repeat_first_distribution_s']:.2f} s")
             print(f"[{where}] [{name}] navigation -> worker ready: cold {d['cold_ready_s']:.2f} s, repeat {d['repeat_ready_s']:.2f} s; "

@@ -65,6 +65,7 @@ function bootUi() {
     n.replaceChildren(...notices.map((x) => el("span", { t: `err.${x.key}`, targs: x.args || {} }), " "));
     n.hidden = !notices.length;
     document.body.dataset.pythonStart = info.pythonStart; // "snapshot" or "import" (tests, bench)
+    window.__pythonChoice = info.pythonChoice; // why that start: {path, rate (bytes/s), by: "link" | "address"}
     document.getElementById("boot-error").hidden = true;
     document.body.dataset.ready = "1";
   });

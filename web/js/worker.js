@@ -105,7 +105,7 @@ async function boot() {
   self.postMessage({
     type: "ready",
     info: { ...hello.result, models, kernelNotice: kernel.notice, ms: performance.now() - t0,
-            pythonStart: py.path, pythonNotice: py.notice, marks, timeOrigin: performance.timeOrigin, t0,
+            pythonStart: py.path, pythonChoice: py.choice, pythonNotice: py.notice, marks, timeOrigin: performance.timeOrigin, t0,
             speedRace: !comparison.error },
   });
   for (const ev of early.splice(0)) self.onmessage(ev);

@@ -51,15 +51,20 @@ async function fetchSnapshot(snap) {
 // empty body, so the 9.6 MB are not downloaded twice.
 export function startPyodideWasm(pyodideLoader) {
   const url = abs("pyodide/pyodide.asm.wasm"); // what Pyodide asks for (answered below)
+  let rated; // the link's rate, as this download shows it (linkRate below)
+  const linkRate = new Promise((resolve) => { rated = resolve; });
   const module = fetch(url + ".gz").then(async (res) => {
     if (!res.ok) throw new Msg("http", { status: res.status });
     // shipped gzip-compressed (3.5 MB of 9.6: many servers send .wasm as it is), inflated as it
     // arrives and compiled as it inflates
-    const wasm = new Response(await inflatedBody(res), { headers: { "Content-Type": "application/wasm" } });
+    const [forRate, forUse] = res.body.tee();
+    measureRate(forRate, rated);
+    const wasm = new Response(await inflatedBody(new Response(forUse)), { headers: { "Content-Type": "application/wasm" } });
     const compiled = await WebAssembly.compileStreaming(wasm);
     mark("pyodide_compiled");
     return compiled;
   }).catch((e) => { // a broken Pyodide fails both start-up paths alike: say so at once
+    rated(null);
     throw Object.assign(new Msg("file_problem", { name: "pyodide.asm.wasm.gz", why: fetchWhy(e) }), { fatal: true });
   });
   module.catch(() => {});
@@ -101,7 +106,45 @@ export function startPyodideWasm(pyodideLoader) {
     py.finally(() => { self.fetch = realFetch; }).catch(() => {});
     return Promise.race([module.then(() => new Promise(() => {})), py]);
   };
-  return { load, loadFactory };
+  return { load, loadFactory, linkRate };
+}
+
+// The link's rate in bytes a second, from the first RATE_BYTES of Pyodide's wasm after its first
+// byte (the visit's first download, which keeps the link busy meanwhile: waiting for this figure
+// costs no bandwidth); null if the file ends first. Read from a branch of its own, as fast as the
+// bytes come, so a busy compile downstream cannot make the link look slow. A cached file reads
+// as a fast link.
+const RATE_BYTES = 512 * 1024;
+async function measureRate(stream, report) {
+  const reader = stream.getReader();
+  let t0 = null, n = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return report(null);
+      if (t0 === null) { t0 = performance.now(); continue; } // the first chunk's arrival starts the clock
+      n += value.byteLength;
+      if (n >= RATE_BYTES) return report(n / Math.max(1e-3, (performance.now() - t0) / 1000));
+    }
+  } catch {
+    return report(null);
+  } finally {
+    reader.cancel().catch(() => {}); // this branch only: the compile reads the other
+  }
+}
+
+// Which start suits this visit. The snapshot restores Python with decodelab imported (0.6 s less
+// CPU here than importing from .pyc) but is 1.9 MB more to download (6.3 MB against the .pyc
+// stdlib's 4.5): on a link slower than SLOW_LINK_BPS (1.9 MB in 0.6 s, about 25 Mbit/s) those
+// bytes cost more than the import does (bench startup --network 20,40: 8.0 s against 7.2).
+// ?snapshot=1 or 0 chooses by hand. Returns {path, rate} (rate: bytes a second, or null).
+const SLOW_LINK_BPS = 3e6;
+async function chooseStart(params, linkRate) {
+  const asked = params.get("snapshot");
+  if (asked === "0") return { path: "import", rate: null, by: "address" };
+  if (asked === "1") return { path: "snapshot", rate: null, by: "address" };
+  const rate = await linkRate;
+  return { path: rate != null && rate < SLOW_LINK_BPS ? "import" : "snapshot", rate, by: "link" };
 }
 
 function stdlibError(e, file = "python_stdlib.zip") {
@@ -112,16 +155,18 @@ function stdlibError(e, file = "python_stdlib.zip") {
 // while Python is restored from the snapshot (startPython says why)
 const EMPTY_ZIP = Uint8Array.of(0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0));
 
-// Restore the snapshot (decodelab already imported in it) if it is there and matches this
-// build; otherwise start Python and import decodelab (the .pyc path, about half a second
-// slower), with a one-line notice saying why. Either way the package zip is written to the
+// Restore the snapshot (decodelab already imported in it) where the link is fast enough for its
+// extra bytes (chooseStart) and the snapshot is there and matches this build; otherwise start
+// Python and import decodelab (the .pyc path, about half a second more CPU), with a one-line
+// notice saying why when the snapshot failed (a slow link is a choice, not a fault: no notice). Either way the package zip is written to the
 // file system (imports made later and tracebacks read it) and returned with Python running,
 // with `fullStdlib()`, which the reader's Python cell awaits before it runs.
 export async function startPython(infoP, packageP, wasm, params) {
   const start = (extra, answers) => withTimeout(wasm.load({ indexURL: abs("pyodide/"), packages: [], ...extra }, answers),
     PYODIDE_TIMEOUT_MS, "pyodide");
   let notice = null;
-  if (params.get("snapshot") !== "0") { // ?snapshot=0: from scratch (tests compare the two paths)
+  const choice = await chooseStart(params, wasm.linkRate);
+  if (choice.path === "snapshot") {
     progress("pyodide", "restoring Python from the snapshot");
     try {
       // Pyodide fetches and compiles its wasm while the snapshot is still downloading
@@ -159,7 +204,7 @@ export async function startPython(infoP, packageP, wasm, params) {
       if (tag !== info.package_sha256) throw new Msg("snapshot_other_build");
       // state frozen in the snapshot that must differ per visit: Python's own random stream
       pyodide.runPython("import random; random.seed()");
-      return { pyodide, path: "snapshot", notice, fullStdlib };
+      return { pyodide, path: "snapshot", choice, notice, fullStdlib };
     } catch (e) {
       if (e.fatal || e.key === "step_timeout") throw e;
       await infoP; // no manifest: that is the error to report (boot() does)
@@ -175,5 +220,5 @@ export async function startPython(infoP, packageP, wasm, params) {
   const info = await infoP;
   pyodide.FS.writeFile(info.package_mount, await packageP);
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.package_mount)})`);
-  return { pyodide, path: "import", notice, fullStdlib: async () => {} };
+  return { pyodide, path: "import", choice, notice, fullStdlib: async () => {} };
 }
