@@ -135,10 +135,12 @@ async function measureRate(stream, report) {
 
 // Which start suits this visit. The snapshot restores Python with decodelab imported (0.6 s less
 // CPU here than importing from .pyc) but is 1.9 MB more to download (6.3 MB against the .pyc
-// stdlib's 4.5): on a link slower than SLOW_LINK_BPS (1.9 MB in 0.6 s, about 25 Mbit/s) those
-// bytes cost more than the import does (bench startup --network 20,40: 8.0 s against 7.2).
-// ?snapshot=1 or 0 chooses by hand. Returns {path, rate} (rate: bytes a second, or null).
-const SLOW_LINK_BPS = 3e6;
+// stdlib's 4.5): on a link slower than about 25 Mbit/s (1.9 MB in 0.6 s) those bytes cost more
+// than the import does. The wasm's own rate is a share of the link (the page's first files come
+// meanwhile): a 20 Mbit/s link read as 8 (bench startup --network 20,40, where the import was
+// 0.45 s sooner), hence SLOW_LINK_BPS, 10 Mbit/s as read. ?snapshot=1 or 0 chooses by hand.
+// Returns {path, rate, by} (rate: bytes a second, or null).
+const SLOW_LINK_BPS = 1.25e6;
 async function chooseStart(params, linkRate) {
   const asked = params.get("snapshot");
   if (asked === "0") return { path: "import", rate: null, by: "address" };
