@@ -275,12 +275,45 @@ def step_snapshot(package: Path) -> dict:
                          capture_output=True, text=True)
     made = json.loads(res.stdout.strip().splitlines()[-1])
     info = {"file": SNAPSHOT, "pyodide_build_id": made["build_id"], "memory_bytes": made["bytes"], "runs": made["runs"],
+            "stdlib_used": made["stdlib_used"],
             "package_sha256": tag, "stdlib": f"pyodide/{STDLIB_SOURCE}",
             "stdlib_sha256": hashlib.sha256(stdlib.read_bytes()).hexdigest()[:16]}
     stamp.write_text(json.dumps({"inputs": inputs, "info": info}))
     log(f"snapshot: {made['bytes'] / 1e6:.1f} MB of memory, {sum(n for _, n in made['runs']) / 1e6:.1f} MB "
         f"not zero in {len(made['runs'])} runs, {dst.stat().st_size / 1e6:.1f} MB compressed")
     return info
+
+
+STDLIB_CORE = "python_stdlib_core.zip"  # the import path's stdlib: what decodelab needs (step_stdlib_core)
+
+
+def step_stdlib_core(snapshot: dict) -> None:
+    """web/pyodide/python_stdlib_core.zip: the .pyc standard library cut to what Python reads
+    while importing decodelab (the snapshot's run lists it), 1.9 MB of 4.5: the import path (the
+    slow link's start) downloads this and fetches the whole zip when the reader's cell first runs.
+    A package goes whole (its modules are found through its own folder, in one zip only); a
+    module outside any package goes alone."""
+    import zipfile
+
+    # the snapshot is made over the .py zip: the same modules, as .pyc here
+    used = [n[:-3] + ".pyc" if n.endswith(".py") else n for n in snapshot["stdlib_used"]]
+    packages = {name.split("/")[0] for name in used if "/" in name}
+    singles = {name for name in used if "/" not in name}
+    dst = WEB / "pyodide" / STDLIB_CORE
+    with zipfile.ZipFile(WEB / "pyodide" / "python_stdlib.zip") as full:
+        keep = [i for i in full.infolist() if i.filename.split("/")[0] in packages or i.filename in singles]
+        missing = singles - {i.filename for i in keep}
+        if missing:
+            sys.exit(f"the .pyc stdlib lacks what decodelab imports: {sorted(missing)[:5]}")
+        want = hashlib.sha256(json.dumps([[i.filename, i.CRC] for i in keep]).encode()).hexdigest()
+        stamp = CACHE / "stdlib_core.stamp"
+        if dst.exists() and stamp.exists() and stamp.read_text() == want:
+            return
+        with zipfile.ZipFile(dst, "w") as core:
+            for i in keep:
+                core.writestr(i, full.read(i), compress_type=i.compress_type)
+    stamp.write_text(want)
+    log(f"{STDLIB_CORE}: {len(keep)} files of the stdlib, {dst.stat().st_size / 1e6:.1f} MB")
 
 
 def step_micropip() -> Path:
@@ -383,7 +416,11 @@ def step_build_info(micropip: Path, models: list[str], kernels: dict, package: P
         "package": f"wheels/{package.name}?v={digest(package)}", "package_mount": PACKAGE_MOUNT,
         "package_sha256": digest(package),
         "stdlib_sha256": digest(WEB / "pyodide" / "python_stdlib.zip"),
-        "snapshot": {**snapshot, "url": f"{snapshot['file']}?v={digest(WEB / snapshot['file'])}",
+        # the import path: Python starts over the core zip, the whole one comes for the reader's cell
+        "stdlib_core": f"pyodide/{STDLIB_CORE}?v={digest(WEB / 'pyodide' / STDLIB_CORE)}",
+        "stdlib_full": f"pyodide/python_stdlib.zip?v={digest(WEB / 'pyodide' / 'python_stdlib.zip')}",
+        "snapshot": {**{k: v for k, v in snapshot.items() if k != "stdlib_used"},
+                     "url": f"{snapshot['file']}?v={digest(WEB / snapshot['file'])}",
                      "stdlib_url": f"{snapshot['stdlib']}?v={snapshot['stdlib_sha256']}"},
         "micropip": f"wheels/{micropip.name}",
         "kernels": {b.name: f"kernels/{b.name}.wasm?v={digest(WEB / 'kernels' / (b.name + '.wasm'))}"
@@ -404,6 +441,7 @@ def build() -> None:
     micropip = step_micropip()
     package = step_package_zip()
     snapshot = step_snapshot(package)
+    step_stdlib_core(snapshot)
     step_vendor()
     step_bundle()
     models = step_models()

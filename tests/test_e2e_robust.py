@@ -200,7 +200,7 @@ def test_a_damaged_draft_disables_only_the_live_pair(browser, site):
 @pytest.mark.parametrize("missing, expect, path", [
     ("pyodide/pyodide.asm.wasm", "Reload the page", "/"),
     ("pyodide/pyodide.mjs", "pyodide.mjs", "/"),  # Pyodide's loader, which the worker imports itself
-    ("pyodide/python_stdlib.zip", "python_stdlib.zip", "/?snapshot=0"),     # the fallback's
+    ("pyodide/python_stdlib_core.zip", "python_stdlib_core.zip", "/?snapshot=0"),  # the import path's
     ("models/main.dlm", "main.dlm", "/"),
     ("build-info.json", "build-info.json", "/"),
 ])

@@ -37,6 +37,19 @@ for (const [i, m] of models.entries()) {
   py.runPython(`import decodelab.bundle as b; b.warm_tokenizer("/tmp/model${i}.dlm")`);
   py.FS.unlink(`/tmp/model${i}.dlm`);
 }
+// the standard library's files Python has read by now (the zip's entries, relative): what the
+// import path's small stdlib zip holds (build.py stdlib_core_zip); the snapshot holds them too
+py.runPython(`
+def _stdlib_used():
+    import json, sys
+    zip_ = next(p for p in sys.path if p.startswith("/lib/python") and p.endswith(".zip")) + "/"
+    return json.dumps(sorted({o[len(zip_):] for m in list(sys.modules.values())
+                              if (o := getattr(getattr(m, "__spec__", None), "origin", None) or "").startswith(zip_)}))
+`);
+const used = py.globals.get("_stdlib_used");
+const stdlibUsed = JSON.parse(used());
+used.destroy();
+py.runPython("del _stdlib_used");
 const mem = py.makeMemorySnapshot();
 // runs of 4 KB pages that hold anything but zeros, [offset, length]; only those are shipped
 const PAGE = 4096, runs = [];
@@ -48,4 +61,4 @@ for (let p = 0; p < mem.length; p += PAGE) {
   else runs.push([p, page.length]);
 }
 writeFileSync(out, gzipSync(Buffer.concat(runs.map(([at, n]) => mem.subarray(at, at + n))), { level: 6 }));
-console.log(JSON.stringify({ build_id: py._api.config.BUILD_ID, bytes: mem.length, runs }));
+console.log(JSON.stringify({ build_id: py._api.config.BUILD_ID, bytes: mem.length, runs, stdlib_used: stdlibUsed }));
