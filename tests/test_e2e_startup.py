@@ -90,7 +90,9 @@ def answers(browser, site, path):
     """Every endpoint's answer, and the stdlib zips fetched before the reader's cell (the last call) ran."""
     ctx, pg = guarded_page(browser, site)
     urls = []
-    ctx.on("request", lambda r: urls.append(r.url))  # the worker's requests too
+    # the worker's requests too; those answered (the worker's asks of its HTTP cache alone, which
+    # fail when the file is not there, are no download)
+    ctx.on("requestfinished", lambda r: urls.append(r.url))
     open_ready(pg, path)
     start = pg.evaluate("() => document.body.dataset.pythonStart")
     ask = lambda fn, args: (fn, (shape if fn in MEASURED else scrub)(py(pg, fn, **args)))  # noqa: E731
@@ -268,6 +270,34 @@ def test_the_link_chooses_the_start_a_slow_one_imports_and_a_fast_one_restores(b
         srv.server_close()
 
 
+def test_a_returning_reader_starts_the_way_the_cache_allows(browser):
+    """A cached wasm reads as a fast link, so a reader back on a slow link would fetch the 6.3 MB
+    snapshot their first visit skipped: the cache decides instead. First visit at 12 Mbit/s:
+    the import path; the reload (same browser, its HTTP cache): the import path again, by the
+    cache, with next to nothing sent."""
+    from decodelab_tools.devserver import serve_in_thread
+
+    srv, slow_site = serve_in_thread(ROOT / "web", network=(12.0, 5.0))
+    ctx = browser.new_context()  # no request routing: Playwright's routing turns the cache off
+    try:
+        pg = ctx.new_page()
+        seen = []
+        for visit in range(2):
+            sent = srv.bytes_sent
+            pg.goto(slow_site + "/")
+            pg.wait_for_function("() => document.body.dataset.ready", timeout=120_000)
+            assert pg.evaluate("document.body.dataset.ready") == "1"
+            seen.append((pg.evaluate("() => window.__pythonChoice"), srv.bytes_sent - sent))
+        (first, first_sent), (again, again_sent) = seen
+        assert (first["path"], first["by"]) == ("import", "link"), first
+        assert (again["path"], again["by"]) == ("import", "cache"), again
+        assert first_sent > 10e6 and again_sent < 1e6, (first_sent, again_sent)
+    finally:
+        ctx.close()
+        srv.shutdown()
+        srv.server_close()
+
+
 @pytest.mark.parametrize("served", ["decoded", "damaged"])
 def test_pyodide_wasm_a_server_decoded_already_still_starts_and_a_damaged_one_is_named(browser, site, served):
     """pyodide.asm.wasm ships gzip-compressed and the worker inflates it. A server that sends it
@@ -297,7 +327,7 @@ def test_the_snapshot_path_fetches_the_standard_library_only_when_the_readers_ce
     cell can then import any module of it."""
     ctx, pg = guarded_page(browser, site)
     urls = []
-    ctx.on("request", lambda r: urls.append(r.url))
+    ctx.on("requestfinished", lambda r: urls.append(r.url))  # answered: the worker's cache probes are not
     open_ready(pg)
     pg.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates")
     assert pg.evaluate("() => document.body.dataset.pythonStart") == "snapshot"

@@ -139,14 +139,30 @@ async function measureRate(stream, report) {
 // than the import does. The wasm's own rate is a share of the link (the page's first files come
 // meanwhile): a 20 Mbit/s link read as 8 (bench startup --network 20,40, where the import was
 // 0.45 s sooner), hence SLOW_LINK_BPS, 10 Mbit/s as read. ?snapshot=1 or 0 chooses by hand.
-// Returns {path, rate, by} (rate: bytes a second, or null).
+// Returns {path, rate, by} (rate: bytes a second, or null; by: "address", "cache" or "link").
 const SLOW_LINK_BPS = 1.25e6;
-async function chooseStart(params, linkRate) {
+async function chooseStart(params, linkRate, infoP) {
   const asked = params.get("snapshot");
   if (asked === "0") return { path: "import", rate: null, by: "address" };
   if (asked === "1") return { path: "snapshot", rate: null, by: "address" };
+  // a returning reader: what an earlier visit left in the HTTP cache decides, since a cached wasm
+  // reads as a fast link whatever the link is (the URLs carry the build's hashes: never stale)
+  const info = await infoP.catch(() => null);
+  if (info && info.snapshot && await inCache(abs(info.snapshot.url))) return { path: "snapshot", rate: null, by: "cache" };
+  if (info && info.stdlib_core && await inCache(abs(info.stdlib_core))) return { path: "import", rate: null, by: "cache" };
   const rate = await linkRate;
   return { path: rate != null && rate < SLOW_LINK_BPS ? "import" : "snapshot", rate, by: "link" };
+}
+
+// whether the browser holds url in its HTTP cache, asked without going to the network
+async function inCache(url) {
+  try {
+    const res = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
+    res.body?.cancel().catch(() => {});
+    return res.ok;
+  } catch {
+    return false;
+  }
 }
 
 function stdlibError(e, file = "python_stdlib.zip") {
@@ -167,7 +183,7 @@ export async function startPython(infoP, packageP, wasm, params) {
   const start = (extra, answers) => withTimeout(wasm.load({ indexURL: abs("pyodide/"), packages: [], ...extra }, answers),
     PYODIDE_TIMEOUT_MS, "pyodide");
   let notice = null;
-  const choice = await chooseStart(params, wasm.linkRate);
+  const choice = await chooseStart(params, wasm.linkRate, infoP);
   if (choice.path === "snapshot") {
     progress("pyodide", "restoring Python from the snapshot");
     try {
