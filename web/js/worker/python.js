@@ -173,6 +173,17 @@ function stdlibError(e, file = "python_stdlib.zip") {
 // while Python is restored from the snapshot (startPython says why)
 const EMPTY_ZIP = Uint8Array.of(0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0));
 
+// The whole standard library, for the reader's cell: `fullStdlib()` downloads url once and hands
+// the bytes to `install` (each start path puts them in place its own way); once installed it
+// stays, and a failed download is tried again at the next run.
+function wholeStdlib(url, install) {
+  let done = null;
+  return () => (done ??= fetchBytes(url, "stdlib")
+    .then(install)
+    .then(() => mark("stdlib_full"))
+    .catch((e) => { done = null; throw e; }));
+}
+
 // Restore the snapshot (decodelab already imported in it) where the link is fast enough for its
 // extra bytes (chooseStart) and the snapshot is there and matches this build; otherwise start
 // Python and import decodelab (the .pyc path, about half a second more CPU), with a one-line
@@ -207,16 +218,12 @@ export async function startPython(infoP, packageP, wasm, params) {
       // the zip importer reads at the offsets it kept: only the very bytes will do (a stale copy
       // from a cache would fail inside the reader's imports, in words nobody could act on)
       const want = info.snapshot.stdlib_sha256;
-      let full = null; // once written it stays; a failed download is tried again at the next run
-      const fullStdlib = () => (full ??= fetchBytes(stdLibURL, "stdlib")
-        .then(async (bytes) => {
-          const got = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
-            .map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, want.length);
-          if (got !== want) throw new Msg("stdlib_damaged", { file: stdLibURL.split("/").pop().split("?")[0] });
-          pyodide.FS.writeFile(zipPath, bytes);
-          mark("stdlib_full");
-        })
-        .catch((e) => { full = null; throw e; }));
+      const fullStdlib = wholeStdlib(stdLibURL, async (bytes) => {
+        const got = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+          .map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, want.length);
+        if (got !== want) throw new Msg("stdlib_damaged", { file: stdLibURL.split("/").pop().split("?")[0] });
+        pyodide.FS.writeFile(zipPath, bytes);
+      });
       pyodide.FS.writeFile(info.package_mount, await packageP);
       const tag = pyodide.runPython("import sys; getattr(sys, '_decodelab_snapshot', '')");
       if (tag !== info.package_sha256) throw new Msg("snapshot_other_build");
@@ -243,13 +250,9 @@ export async function startPython(infoP, packageP, wasm, params) {
   const info = await infoP;
   pyodide.FS.writeFile(info.package_mount, await packageP);
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.package_mount)})`);
-  let full = null; // once on sys.path it stays; a failed download is tried again at the next run
-  const fullStdlib = () => (full ??= fetchBytes(abs(info.stdlib_full), "stdlib")
-    .then((bytes) => {
-      pyodide.FS.writeFile("/lib/python_stdlib_full.zip", bytes);
-      pyodide.runPython("import importlib, sys; sys.path.append('/lib/python_stdlib_full.zip'); importlib.invalidate_caches()");
-      mark("stdlib_full");
-    })
-    .catch((e) => { full = null; throw e; }));
+  const fullStdlib = wholeStdlib(abs(info.stdlib_full), (bytes) => {
+    pyodide.FS.writeFile("/lib/python_stdlib_full.zip", bytes);
+    pyodide.runPython("import importlib, sys; sys.path.append('/lib/python_stdlib_full.zip'); importlib.invalidate_caches()");
+  });
   return { pyodide, path: "import", choice, notice, fullStdlib };
 }
