@@ -378,28 +378,39 @@ def step_models() -> list[str]:
     return names
 
 
-def step_i18n() -> dict:
-    """web/i18n/LANG.txt -> web/i18n/LANG.json (what the page loads), and index.html's inline
-    English set from en.txt (its one source; the build rewrites index.html only if they differ,
-    and a test fails if a commit leaves them apart)."""
-    from decodelab_tools import texts
+def step_text_and_pages() -> dict:
+    """The article in each language, its numbers written in.
+    1. web/page.html's inline English set from en.txt (its one source; rewritten only if they
+       differ, and a test fails if a commit leaves them apart).
+    2. The first paint (decodelab_tools/firstpaint.py): the live-number registry's sources run
+       against the page's own endpoints in CPython, formatted by the page's own code in Node;
+       cached under build/cache until a model, the kernels, the Python or the texts change.
+    3. web/i18n/LANG.json (what the page loads for a switch) and web/index.html, index.ru.html,
+       index.vi.html (the pages served), every pinned number written, so the article reads whole
+       before its scripts run, and without them."""
+    from decodelab_tools import firstpaint, texts
 
+    template_path = WEB / firstpaint.PAGE
+    template = template_path.read_text(encoding="utf-8")
+    synced = texts.sync_index(template, texts.load("en", WEB))
+    if synced != template:
+        template_path.write_text(synced, encoding="utf-8")
+        log(f"{firstpaint.PAGE}: English text updated from web/i18n/en.txt")
+    # a language whose file is missing gets no page: the tests name it, the page says it cannot load it
+    entries = {lang: texts.load(lang, WEB) for lang in texts.LANGS if (WEB / "i18n" / f"{lang}.txt").exists()}
+    result = firstpaint.numbers(ROOT, sys.executable, entries, CACHE)
     hashes = {}
-    for lang in texts.LANGS:
-        src = WEB / "i18n" / f"{lang}.txt"
-        if not src.exists():
-            continue  # the tests name the missing language; the page says it cannot load it
+    for lang, text in entries.items():
+        filled = firstpaint.fill_entries(text, lang, result)
+        data = texts.to_json(filled)
         out = WEB / "i18n" / f"{lang}.json"
-        data = texts.to_json(texts.load(lang, WEB))
         if not out.exists() or out.read_text(encoding="utf-8") != data:
             out.write_text(data, encoding="utf-8")
         hashes[lang] = hashlib.sha256(data.encode()).hexdigest()[:16]
-    index = WEB / "index.html"
-    html = index.read_text(encoding="utf-8")
-    synced = texts.sync_index(html, texts.load("en", WEB))
-    if synced != html:
-        index.write_text(synced, encoding="utf-8")
-        log("index.html: English text updated from web/i18n/en.txt")
+        page = WEB / firstpaint.page_name(lang)
+        html = firstpaint.page_for(synced, lang, filled, result)
+        if not page.exists() or page.read_text(encoding="utf-8") != html:
+            page.write_text(html, encoding="utf-8")
     return hashes
 
 
@@ -445,7 +456,7 @@ def build() -> None:
     step_vendor()
     step_bundle()
     models = step_models()
-    i18n = step_i18n()
+    i18n = step_text_and_pages()
     step_build_info(micropip, models, kernels, package, snapshot, i18n)
     log(f"site ready in {WEB}")
 

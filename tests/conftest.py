@@ -16,6 +16,21 @@ from decodelab_tools.browser import call as py  # noqa: E402,F401  (tests import
 from decodelab_tools.browser import guarded_page, launch, open_ready  # noqa: E402,F401
 
 
+def examples() -> dict:
+    """The reference examples (web/js/live/examples.js) as the page imports them, read by Node."""
+    import functools
+    import json
+    import subprocess
+
+    @functools.cache
+    def read():
+        url = (WEB / "js" / "live" / "examples.js").as_uri()
+        out = subprocess.run(["node", "-e", f"import({json.dumps(url)}).then(m => console.log(JSON.stringify(m)))"],
+                             check=True, capture_output=True, text=True).stdout
+        return json.loads(out)
+    return read()
+
+
 @pytest.fixture(scope="session")
 def valid_stories():
     """The held-out TinyStories (valid.txt). The corpus is not committed: where it is absent a

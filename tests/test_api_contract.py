@@ -41,6 +41,15 @@ PROMPT = "Once upon a time, there was a little girl named Lily. She"
 SETTINGS = {"temperature": 0.8, "top_k": 0, "top_p": 0.95, "min_p": 0.0, "repetition_penalty": 1.0}
 
 
+def test_models_info_repeats_what_load_models_answered(loaded):
+    """The build's first paint reads the model figures here; they are load_models' own."""
+    info = call("models_info")
+    assert info == loaded
+    main = info["main"]
+    assert main["params"] > main["vocab"] * main["d_model"] and main["n_layers"] >= 1
+    assert error("models_info", name="main")["field"] == "args"
+
+
 def test_ping_and_unknown_endpoint():
     r = call("ping")
     assert r["simd_level"] == 2 and r["kernel"] == "kernel_relaxed.wasm"
@@ -454,10 +463,10 @@ def test_the_prose_wording_holds_for_this_model():
     first = call("ch1_prose", prompt=ch1.OPENINGS[0])
     assert f["english.eff_cyr"] > 10 * first["ent.eff_t1"]
     assert first["order.surv_ours"] > first["order.surv_last"]
-    # the greedy widget's defaults: an opening that does not loop beside one that does
-    js = (ROOT / "web" / "js" / "widgets" / "greedy-loops.js").read_text()
-    openings = [re.search(rf'id: "gl-{x}", value: "([^"]*)"', js).group(1) for x in "ab"]
-    a, b = call("ch1_loops", openings=openings, n=80, penalty=1.0)["columns"]
+    # the greedy widget's reference openings: one that does not loop beside one that does
+    from conftest import examples
+
+    a, b = call("ch1_loops", **examples()["LOOPS"])["columns"]
     assert a["repeat_share"] < b["repeat_share"]
 
 

@@ -25,16 +25,12 @@ def loaded():
 
 
 def js_defaults():
-    """The widgets' exported defaults, read from their source as the page imports them."""
-    cm = (ROOT / "web" / "js" / "widgets" / "cost-model.js").read_text()
-    d = re.search(r"export const DEFAULTS = \{ gamma: (\d+), alpha: ([\d.]+), c_draft: ([\d.]+), c_verify: ([\d.]+) \}", cm)
-    presets = re.findall(r'\["([^"]+)", ([\d.]+), (\d+), ([\d.]+), ([\d.]+)\]', cm)
-    sr = (ROOT / "web" / "js" / "widgets" / "sampling-rule.js").read_text()
-    pair = json.loads(re.sub(r"(\w+):", r'"\1":', re.search(r"export const DEFAULT_PAIR = (\{.*\});", sr).group(1)))
-    flags = re.search(r'id: "rt-flags", value: "([01]+)"', (ROOT / "web" / "js" / "widgets" / "rounds.js").read_text()).group(1)
-    defaults = {"gamma": int(d.group(1)), "alpha": float(d.group(2)), "c_draft": float(d.group(3)), "c_verify": float(d.group(4))}
-    by_name = {p[0]: [float(p[1]), int(p[2]), float(p[3]), float(p[4])] for p in presets}
-    return defaults, by_name, pair, flags
+    """The widgets' reference examples (web/js/live/examples.js), as the page imports them."""
+    from conftest import examples
+
+    ex = examples()
+    by_name = {p[0]: p[1:] for p in ex["COST_PRESETS"]}
+    return ex["COST_MODEL"], by_name, ex["SAMPLING_PAIR"], ex["ROUNDS"]["flags"]
 
 
 # ---- the statistics -----------------------------------------------------------------------

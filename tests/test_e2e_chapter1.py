@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from conftest import frames, guarded_page, open_ready, py, settled
+from conftest import examples, frames, guarded_page, open_ready, py, settled
 
 
 def readouts(pg):
@@ -222,10 +222,11 @@ def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site
             except Exception:  # say what the widget showed instead (a rare failure here, not yet understood)
                 shown = pg.evaluate("(id) => document.getElementById(id).innerText.slice(0, 600)", wid)
                 raise AssertionError(f"#{wid} did not fill in 60 s; it shows: {shown!r}") from None
-        # every live number of the chapter (the 700-token run's keys say to press its button)
+        # every live number of the chapter, the 700-token run's too (the build ran its reference run)
         pg.wait_for_function("() => [...document.querySelectorAll('#ch1 [data-live]')].every(n => n.textContent.trim() "
                              "&& n.textContent.trim() !== '…')", timeout=60_000)
-        assert live(pg, "slide.slides") == "(press the second button)"
+        slide = cpy("ch1_long", **examples()["SLIDE_RUN"])
+        assert live(pg, "slide.slides") == f"{slide['slides']:,}" and live(pg, "slide.cache_len") == f"{slide['cache_len']:,}"
         assert pg.eval_on_selector_all("#ch1 .field-error:not([hidden])", "es => es.length") == 0
         assert "English" in pg.inner_text("#sampler-panel #ch1-english")
 
@@ -297,6 +298,10 @@ def test_token_labels_show_spaces_and_no_escapes(ready_page):
 def test_next_draw_in_the_prose_is_what_draw_one_appends_and_follows_the_seed(ready_page):
     pg = ready_page
     pg.click("#sp-clear")
+    # the prose names the reference prompt's next draw (built) until the reader asks it to follow
+    pinned = examples()["PANEL"]["seed"]
+    assert live(pg, "rng.seed") == str(pinned)
+    pg.check("#sp-follow")
     for seed in ("1234", "77"):
         before = updates(pg)
         pg.fill("#sp-seed", seed)
@@ -309,6 +314,8 @@ def test_next_draw_in_the_prose_is_what_draw_one_appends_and_follows_the_seed(re
         pg.click("#sp-clear")
         pg.wait_for_function("() => !document.querySelector('#sp-tok-0')")
     pg.fill("#sp-seed", "1234")
+    pg.uncheck("#sp-follow")
+    assert live(pg, "rng.seed") == str(pinned)
 
 
 def test_the_end_token_ends_a_draw_and_shows_as_an_end(ready_page):
@@ -376,7 +383,7 @@ def test_the_held_out_figure_is_the_model_files_or_says_it_is_missing(ready_page
     # a module imported here is an instance of its own, apart from the page's (the build's
     # bundle), so its i18n.js is given the English text first
     got = ready_page.evaluate("""() => import('/js/i18n.js').then(i => i.setLang('en', {keep: false}))
-        .then(() => import('/js/ch1-live.js')).then(m => [
+        .then(() => import('/js/live/registry.js')).then(m => [
         m.heldoutText({heldout: {int8: {nats_per_token: 2.5, bits_per_byte: 0.9}, float: {nats_per_token: 2.49},
                                  tokens: 123456, bytes: 500000}}),
         m.heldoutText({val_nats_at_export: 2.7}), m.heldoutText(undefined)])""")

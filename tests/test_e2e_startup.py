@@ -52,6 +52,7 @@ CALLS = [
     ("bench_sampler", {"n": 5}),
     ("bench_requant", {}),
     ("kernel_check", {"rows": 16, "cols": 64}),
+    ("models_info", {}),
     ("ping", {}),
     # last: on the snapshot path the reader's cell is what brings the standard library's zip
     ("run_cell", {"code": "import random, csv\nprint(sum(range(10)), csv.__name__)"}),

@@ -72,14 +72,23 @@ def ping() -> dict:
 @endpoint
 def load_models(paths: dict) -> dict:
     """Load every bundle (the page passes {name: path}); a broken file raises a clear BundleError."""
-    out = {}
     for name, path in paths.items():
-        e = session().load_model(name, path)
-        c = e.bundle.config
-        out[name] = {"vocab": c.vocab_size, "context": c.context, "d_model": c.d_model, "n_layers": c.n_layers,
-                     "n_heads": c.n_heads, "d_ff": c.d_ff, "weights_bytes": e.weights_bytes(), "meta": e.bundle.meta,
-                     "keep": e.keep, "penalty_window": S.DEFAULTS.penalty_window}
-    return out
+        session().load_model(name, path)
+    return {name: model_figures(name) for name in paths}
+
+
+@endpoint
+def models_info() -> dict:
+    """What load_models answered, for every model loaded so far (the prose's model figures)."""
+    return {name: model_figures(name) for name in session().engines}
+
+
+def model_figures(name: str) -> dict:
+    e = session().engine(name)
+    c = e.bundle.config
+    return {"vocab": c.vocab_size, "context": c.context, "d_model": c.d_model, "n_layers": c.n_layers,
+            "n_heads": c.n_heads, "d_ff": c.d_ff, "params": e.bundle.param_count(), "weights_bytes": e.weights_bytes(),
+            "meta": e.bundle.meta, "keep": e.keep, "penalty_window": S.DEFAULTS.penalty_window}
 
 
 @endpoint

@@ -114,6 +114,11 @@ class Bundle:
     raw: bytes = b""
     tokenizer_bytes: bytes = b""  # the tokenizer's JSON as stored (the key of _TOKENIZERS)
 
+    def param_count(self) -> int:
+        """Every number the model learned: the sum of its tensors' sizes (the matrices, the
+        embeddings and the layer norms' weights and biases). The one count the page quotes."""
+        return sum(t.rows * t.cols for t in self.tensors.values())
+
 
 def tensor_names(n_layers: int) -> list[str]:
     names = ["wte", "wpe"]

@@ -151,12 +151,12 @@ def ch3_roofline() -> dict:
     cache = probes.read_bandwidth(k, e.weights_bytes())
     dram = probes.read_bandwidth(k, 64 << 20, batches=3, min_s=0.03)
     macs = probes.mac_rate(k, e.vocab, e.d_model)
-    return {"cache": cache, "dram": dram, "macs": macs, "weights_bytes": e.weights_bytes(), "simd_level": k.simd_level}
+    return {"cache": cache, "dram": dram, "macs": macs, "weights_bytes": e.weights_bytes(), "simd_level": k.simd_level,
+            "macs_per_token": _model_figures(e)["macs_per_token"]}
 
 
 def _model_figures(e) -> dict:
-    params = e.vocab * e.d_model + e.context * e.d_model + e.n_layers * (4 * e.d_model ** 2 + 2 * e.d_model * e.d_ff)
-    return {"params": params, "weights_bytes": e.weights_bytes(),
+    return {"params": e.bundle.param_count(), "weights_bytes": e.weights_bytes(),
             # weight multiply-adds of one position: attention's 4 d x d matrices, the MLP's two, the output layer
             "macs_per_token": e.n_layers * (4 * e.d_model ** 2 + 2 * e.d_model * e.d_ff) + e.vocab * e.d_model}
 

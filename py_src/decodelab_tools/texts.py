@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-LANGS = ("en", "ru", "vi")  # the first is the language index.html is written in
+LANGS = ("en", "ru", "vi")  # the first is the language page.html (the template) is written in
 KEY = re.compile(r"^@([a-z0-9][a-z0-9_.-]*)\s*$")
 # {name} or {name|one:…|other:…}: the argument names a text uses (the page's i18n.js fills them)
 ARG = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)(\|[^{}]*)?\}")
@@ -87,7 +87,7 @@ def to_json(entries: dict[str, str]) -> str:
     return json.dumps(entries, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-# ---- index.html carries the English inline (first paint needs no fetch); en.txt is its source --
+# ---- page.html (the template of index*.html) carries the English inline (first paint needs no fetch); en.txt is its source --
 # An element with data-t="KEY" holds en[KEY]; an attribute data-t-NAME="KEY" means the attribute
 # NAME holds en[KEY] (aria-label, title, placeholder).
 BLOCK = re.compile(r'(<([a-z0-9]+)\b[^>]*\bdata-t="([^"]+)"[^>]*>)(.*?)(</\2>)', re.S)
@@ -95,17 +95,17 @@ ATTR = re.compile(r'\bdata-t-([a-z-]+)="([^"]+)"')
 
 
 def sync_index(html: str, en: dict[str, str]) -> str:
-    """index.html with every data-t element's content (and data-t-NAME attribute) set from en."""
+    """page.html with every data-t element's content (and data-t-NAME attribute) set from en."""
     def block(m):
         key = m.group(3)
         if key not in en:
-            raise TextFileError(f"index.html uses key {key}, which en.txt lacks")
+            raise TextFileError(f"page.html uses key {key}, which en.txt lacks")
         return m.group(1) + en[key] + m.group(5)
 
     def attrs(tag: str) -> str:
         for name, key in ATTR.findall(tag):
             if key not in en:
-                raise TextFileError(f"index.html uses key {key}, which en.txt lacks")
+                raise TextFileError(f"page.html uses key {key}, which en.txt lacks")
             val = en[key].replace("&", "&amp;").replace('"', "&quot;")
             tag = re.sub(rf'(\s){name}="[^"]*"', lambda mm: f'{mm.group(1)}{name}="{val}"', tag, count=1)
         return tag

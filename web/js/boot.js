@@ -2,9 +2,10 @@
 // the article or a single module to load:
 // 1. the engine's worker: Python's start-up (the long pole) runs while the rest of the page
 //    loads; engine.js adopts this worker and replays whatever it said before engine.js listened;
-// 2. the reader's language: chosen here (the URL's ?lang=, then the reader's earlier choice, then
-//    the browser's languages, else English) and its text fetched at once. A page in another
-//    language than the inline English is hidden (html[data-lang-pending], style.css) until
+// 2. the reader's language: chosen here (the URL's ?lang=, then the page's own language if it is
+//    a language's page (index.ru.html), then the reader's earlier choice, then the browser's
+//    languages, else English) and its text fetched at once. A page in another language than the
+//    one its HTML is written in is hidden (html[data-lang-pending], style.css) until
 //    i18n.js has put its text in, so nobody sees English flash by; i18n.js lifts it, and so does
 //    a timer here if the modules never run.
 (function () {
@@ -31,9 +32,12 @@
   };
 
   var LANGS = ["en", "ru", "vi"]; // i18n.js's LANGS: a test checks the two lists agree
+  var root = document.documentElement;
+  var htmlLang = root.lang || "en"; // the language this HTML is written in (index.ru.html: ru)
   function pick() {
     var q = new URLSearchParams(location.search).get("lang");
     if (q && LANGS.indexOf(q) >= 0) return q;
+    if (root.hasAttribute("data-lang-page")) return htmlLang; // a language's own page, asked for by name
     try {
       var s = localStorage.getItem("decodelab.lang");
       if (s && LANGS.indexOf(s) >= 0) return s;
@@ -46,9 +50,8 @@
     return "en";
   }
   var lang = pick();
-  var root = document.documentElement;
   root.lang = lang;
-  if (lang !== "en") {
+  if (lang !== htmlLang) {
     root.setAttribute("data-lang-pending", "");
     setTimeout(function () { root.removeAttribute("data-lang-pending"); }, 8000);
   }
@@ -57,7 +60,7 @@
     return r.json();
   });
   text.catch(function () { /* i18n.js reports it */ });
-  window.__decodelabLang = { lang: lang, text: text };
+  window.__decodelabLang = { lang: lang, text: text, htmlLang: htmlLang };
 
   if (!window.Worker) return; // engine.js reports it in words
   var url = new URL("js/worker.bundle.js", document.baseURI);

@@ -1,6 +1,7 @@
-// Chapter 3's widgets announce their results (a measurement arrived, an input moved) as one
-// event on document; ch3-live.js fills the prose from them. A module of its own, so that widgets
-// and the filler import it without importing each other.
+// Chapter 3's widgets tell each other what they measured, as one event on document: the
+// verify-cost chart's slope reaches the live pair's hand-off to the cost model, the roofline's
+// rates reach the pass budget. A module of its own, so that widgets import it without importing
+// each other. (The prose's numbers go through live.js.)
 export const EVENT = "ch3";
 
 export function announce(detail) {

@@ -1,5 +1,5 @@
 // Published figures the prose cites, in one place (typed here, never in the HTML), with where they
-// come from. Chapter 2's arithmetic on them is done in ch2-live.js.
+// come from. The arithmetic on them is in live/registry.js (llamaKeys).
 export const CITED = {
   // Llama 2 7B (Touvron et al., 2023, "Llama 2: Open Foundation and Fine-Tuned Chat Models"):
   // 32 layers of width 4096, 32 heads with a key and a value each (no grouped-query attention),

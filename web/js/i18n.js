@@ -20,11 +20,13 @@ let lang = "en";
 let dict = {};
 const dicts = {};
 const listeners = [];
-window.__i18nMissing = window.__i18nMissing || [];
+// globalThis, not window: the build formats the live numbers with this module in Node
+// (decodelab_tools/node/firstpaint.mjs), where there is no window
+const missing = (globalThis.__i18nMissing = globalThis.__i18nMissing || []);
 
 // boot.js chose the language (URL, then the reader's earlier choice, then the browser's) and
 // began fetching its text before anything else loaded.
-const early = window.__decodelabLang || {};
+const early = globalThis.__decodelabLang || {};
 
 function fetchDict(l) {
   if (!dicts[l]) {
@@ -44,6 +46,12 @@ function fetchText(l) {
 }
 
 export const currentLang = () => lang;
+
+// The build's way in (Node, no page): format in language l with its text d.
+export function useText(l, d) {
+  lang = l;
+  dict = d;
+}
 
 // ---- numbers -------------------------------------------------------------------------------
 const numFormats = new Map();
@@ -114,7 +122,7 @@ function fill(template, args, esc) {
 
 function entry(key) {
   if (key in dict) return dict[key];
-  if (!window.__i18nMissing.includes(`${lang}:${key}`)) window.__i18nMissing.push(`${lang}:${key}`);
+  if (!missing.includes(`${lang}:${key}`)) missing.push(`${lang}:${key}`);
   return `⟦${key}⟧`;
 }
 
@@ -193,7 +201,7 @@ export async function setLang(l, { first = false, keep = true } = {}) {
 export async function startLang() {
   const want = early.lang || "en";
   try {
-    await setLang(want, { first: want !== "en" });
+    await setLang(want, { first: want !== (early.htmlLang || "en") });
     return null;
   } catch (e) {
     if (want === "en") throw e;

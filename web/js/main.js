@@ -24,10 +24,7 @@ import { mountRoundAnatomy } from "./widgets/round-anatomy.js";
 import { mountQuiz, mountQuizzes } from "./widgets/quiz.js";
 import { mountSpeed } from "./widgets/speed.js";
 import { mountPlayground } from "./widgets/playground.js";
-import { startLive } from "./ch1-live.js";
-import { startLive2 } from "./ch2-live.js";
 import { mountQ8Table } from "./widgets/q8-table.js";
-import { startCh3Live } from "./ch3-live.js";
 
 engine.start(); // as early as the page allows: Python's boot is the long pole
 
@@ -121,7 +118,6 @@ function mountAll() {
   bootUi();
   stopBar();
   typesetAll(document, { onScreen: true }); // the rest with the widgets below (mountRest)
-  startCh3Live(); // chapter 3's (ch3-live.js): it listens before the widgets announce their first results
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
   // the naive loop's cell runs the very code the prose prints
   const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
@@ -181,11 +177,8 @@ function mountAll() {
   engine.on("fatal", mountRest);
   setTimeout(mountRest, 10000); // whatever happens, every widget is there after 10 s
   if (!panel) mountRest();
-  // the chapters' numbers in the prose (ch1-live.js, ch2-live.js; widgets fill their own keys):
-  // their calls go after the widgets' first ones, so the panel's first distribution is not kept
-  // waiting (their listeners are in place long before any widget's first result arrives)
-  startLive();
-  startLive2();
+  // (the prose's numbers: pinned ones are in the HTML already, from the build; the measured ones
+  // come from their widgets through live.js)
   performance.measure("decodelab-mount", "decodelab-mount");
 }
 

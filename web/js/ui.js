@@ -3,7 +3,9 @@
 // beside the field they belong to, reading a number box, one action at a time per widget, and a
 // latest-only updater for controls that fire many events.
 import { isReady, on } from "./engine.js";
-import { apply as applyText, fixed, precision, t, onLang } from "./i18n.js";
+import { apply as applyText, fixed, t, onLang } from "./i18n.js";
+import { decimals, fmtTenPower, fmtPct, fmtBig, fmtTimes, fmtCount, fmtEff, fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance,
+  END_TEXT, tokenLabel } from "./live/formats.js";
 
 // el(tag, attrs, ...children). Text that the reader reads comes by key, so a language switch
 // can re-render it: {t: KEY, targs: {...}} fills the element from the text files (data-t), and
@@ -42,79 +44,9 @@ export function fmt(x, digits = 3) {
   return fixed(x, digits);
 }
 
-// A token as the reader should see it in a label: every space as ␣ (so " girl" reads ␣girl and
-// the space token is not blank), newlines and tabs as visible marks, the end token as "⟨end⟩".
-// The text is shown as it is, never JSON-escaped (\" or \n never reach the page).
-export const END_TEXT = "<|endoftext|>";
-export function tokenLabel(text) {
-  if (text === END_TEXT) return "⟨end⟩";
-  return text.replace(/ /g, "␣").replace(/\n/g, "⏎").replace(/\t/g, "⇥");
-}
-
-// ---- number formats for the prose: one rule per kind, shared by every live number ----------
-// The digits follow the reader's language (i18n.js: decimal comma in ru and vi, its grouping);
-// the words around them ("times", "million", "nats") are entries of the text files (fmt.*).
-const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹", "+": "" };
-const bad = (x) => x == null || !Number.isFinite(x);
-// a number that picks a plural form by its value and shows as `text`
-const counted = (num, text, digits = decimals(num)) => ({ num, text, digits });
-// how many decimals a number shows when written as it is (3.1 -> 1), for its plural form
-export const decimals = (x) => (String(x).split(".")[1] || "").length;
-
-// 2.1 × 10⁻⁸ (a number too small for a percentage to read)
-export function fmtTenPower(x) {
-  const [m, e] = x.toExponential(1).split("e");
-  return `${fixed(Number(m), 1)} × 10${String(Number(e)).replace(/[-+0-9]/g, (c) => SUP[c])}`;
-}
-
-const pct = (digitsText) => t("fmt.pct", { x: digitsText });
-
-// A probability: 1 decimal from 1%, 2 decimals from 0.1%, then 2 significant digits; below one
-// in a million as a power of ten. Just under 100% never rounds up to "100.0%".
-export function fmtPct(p) {
-  if (bad(p)) return "–";
-  if (p > 0 && p < 1e-6) return fmtTenPower(p);
-  if (p === 1) return pct(fixed(100, 0));
-  const x = 100 * p;
-  if (p >= 0.01) {
-    for (let d = 1; d <= 4; d++) if (p >= 1 || x.toFixed(d) !== (100).toFixed(d)) return pct(fixed(x, d));
-    return ">" + pct(fixed(99.99, 2));
-  }
-  if (p >= 0.001) return pct(fixed(x, 2));
-  return pct(p === 0 ? fixed(0, 0) : precision(x, 2));
-}
-
-// A ratio without its unit: 3.1, 31, 331, 4,200, 31 million, 4.2 billion.
-export function fmtBig(r) {
-  if (bad(r)) return "–";
-  if (r < 99.5) return precision(Number(r.toPrecision(2)), 2);
-  if (r < 999_500) return fixed(Math.round(r), 0);
-  for (const [v, w] of [[1e12, "fmt.trillion"], [1e9, "fmt.billion"], [1e6, "fmt.million"]]) {
-    if (r >= v * 0.9995 && r < v * 999.5) {
-      const m = Number((r / v).toPrecision(2));
-      return t(w, { n: counted(m, precision(m, 2)) });
-    }
-  }
-  return fmtTenPower(r);
-}
-// "3.1 times" (ru "в 3,1 раза": the plural form follows the number)
-export const fmtTimes = (r) => (bad(r) ? "–" : t("fmt.times", { n: counted(r < 99.5 ? Number(r.toPrecision(2)) : Math.round(r), fmtBig(r)) }));
-export const fmtCount = (x) => (bad(x) ? "–" : fixed(Math.round(x), 0));
-// effective choices (e^H): one decimal below 100, then a whole number
-export const fmtEff = (x) => (bad(x) ? "–" : x < 99.95 ? fixed(x, 1) : fixed(Math.round(x), 0));
-export const fmtNats = (x) => (bad(x) ? "–" : t("fmt.nats", { n: counted(Number(x.toFixed(2)), fixed(x, 2), 2) }));
-export const fmtFixed = (digits) => (x) => (bad(x) ? "–" : fixed(x, digits));
-export const fmtShare = (x) => (bad(x) ? "–" : pct(fixed(Math.round(100 * x), 0)));
-export const fmtInterval = ([a, b]) => t("fmt.interval", { a: a === 0 ? fixed(0, 0) : fixed(a, 3), b: fixed(b, 3) });
-
-// A small probability of something over many steps, in words: "about 1 in 3,300".
-export function fmtChance(x) {
-  if (bad(x)) return "–";
-  if (x >= 0.01) return fmtPct(x);
-  if (x < 1e-9) return t("fmt.chance_tiny");
-  const n = Number((1 / x).toPrecision(2));
-  return t("fmt.chance", { n: counted(n, fixed(n, 0)) });
-}
+// number formats and token labels live in live/formats.js (DOM-free: the build formats with it too)
+export { decimals, fmtTenPower, fmtPct, fmtBig, fmtTimes, fmtCount, fmtEff, fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance,
+  END_TEXT, tokenLabel };
 
 // A token in running text: <code>␣girl</code>, built as an element (token text can hold "<").
 export const tokCode = (text) => el("code", { class: "tok-code", text: tokenLabel(text) });

@@ -1,13 +1,16 @@
 // Re-quantize every weight of a private copy of the model to 8..2 bits (per row, per matrix, per
 // group of 32) and measure it on our story, beside the held-out figure the export measured for the
 // same depth. Fills two rows when first seen (8 bits, and the depth where the held-out loss starts
-// to show), publishes the prose's ch2.bits.story_* keys, and can lend its copy to chapter 1's
+// to show: the reference rows the prose's ch2.bits.story_* numbers come from), and can lend its copy to chapter 1's
 // playground (ch2_lend; the session keeps that state, the "decodelab:lend" event tells the page).
 // The readout and the table are drawn from the results kept, again after a language switch.
 import { call, on } from "../engine.js";
 import { el, fmt, serial, clearErrors, whenSeen, setStatus, setText } from "../ui.js";
 import { t, onLang } from "../i18n.js";
-import { setLive2, whenFacts, f2, numberList, whole } from "../ch2-live.js";
+import { setLive } from "../live.js";
+import { whenFacts } from "../facts.js";
+import { f2, whole } from "../live/formats.js";
+import { storyVerdict, tableWords, bitDepthLow } from "../live/registry.js";
 
 const SCHEMES = ["row", "matrix", "group32"];
 const schemeKey = (scheme) => `w2.scheme.${scheme}`;
@@ -15,34 +18,6 @@ const schemeWords = (scheme) => (SCHEMES.includes(scheme) ? t(schemeKey(scheme))
 // "3 bits, one scale per row" as a text key and its arguments (for setText, and for t)
 const weightsText = (bits, scheme) => ({ key: "w2.bd.weights", args: { bits, scheme: SCHEMES.includes(scheme) ? { key: schemeKey(scheme) } : scheme } });
 export const weightsWords = (bits, scheme) => { const w = weightsText(bits, scheme); return t(w.key, w.args); };
-
-// the paired difference from 8 bits over the story's tokens, in words
-export function storyVerdict(s) {
-  if (s.delta === 0 && s.delta_se === 0) return t("w2.bd.verdict.shipped");
-  if (Math.abs(s.delta) < 2 * s.delta_se) return t("w2.bd.verdict.noise");
-  return t(s.delta > 0 ? "w2.bd.verdict.more" : "w2.bd.verdict.less", { d: f2.nats_abs(s.delta) });
-}
-
-// the reader's table in words, scheme by scheme: which depths sat within the noise of 8 bits,
-// where the story got measurably harder, where it collapsed (a nat per token or more)
-export function tableWords(results) {
-  const parts = [];
-  for (const sch of SCHEMES) {
-    const by = new Map();
-    for (const r of results) if (r.scheme === sch && r.bits !== 8) by.set(r.bits, r.story);
-    if (!by.size) continue;
-    const depths = [...by.keys()].sort((a, b) => b - a);
-    const noise = depths.filter((b) => Math.abs(by.get(b).delta) < 2 * by.get(b).delta_se);
-    const worse = depths.find((b) => by.get(b).delta >= 2 * by.get(b).delta_se);
-    const gone = depths.find((b) => by.get(b).delta >= 1);
-    const w = [];
-    if (noise.length) w.push(t("w2.bd.tw.noise", { list: numberList(noise), n: noise[noise.length - 1] }));
-    if (worse != null) w.push(t("w2.bd.tw.worse", { n: worse, d: f2.dnats(by.get(worse).delta) }));
-    if (gone != null) w.push(t("w2.bd.tw.collapsed", { n: gone, d: f2.dnats(by.get(gone).delta) }));
-    parts.push(t("w2.bd.tw.scheme", { scheme: t(schemeKey(sch)), parts: w.join(t("w2.bd.tw.sep")) }));
-  }
-  return parts.length ? t("w2.bd.tw.all", { parts: parts.join(t("w2.bd.tw.scheme_sep")) }) : t("w2.bd.tw.empty");
-}
 
 export function mountBitDepth(root) {
   const bits = el("input", { type: "range", id: "bd-bits", min: 2, max: 8, step: 1, value: 8, "t-aria-label": "w2.bd.bits_aria" });
@@ -116,7 +91,7 @@ export function mountBitDepth(root) {
       fmt(r.requant_ms, 1)]);
     if (lent) lendText();
     results.push({ bits: b, scheme: s, story: r.story });
-    setLive2({ "bits.table_words": () => tableWords(results) });
+    setLive({ "ch2.bits.table_words": () => tableWords(results) }); // the reader's table so far
     return r;
   }
   const once = serial([apply, back, lend], out, { text: pasted, bits, scheme });
@@ -139,11 +114,9 @@ export function mountBitDepth(root) {
         { id: "bd-float" }, table.rows[0]);
     }
     if (table.rows.length > 2) return; // the reader was quicker
-    const r8 = await runWith(8, "row");
-    const low = (h && h.thread.row) || 4;
-    const rl = await runWith(low, "row");
-    setLive2({ "bits.story_8": r8.story.surprise, "bits.story_low": rl.story.surprise, "bits.story_low_bits": low,
-      "bits.story_low_verdict": () => storyVerdict(rl.story) });
+    await runWith(8, "row");
+    const low = bitDepthLow(h); // the registry's reference rows, which the prose quotes
+    await runWith(low, "row");
     bits.value = low; showBits(low); scheme.value = "row"; // the copy stays at the lower depth
   })));
   // a restarted engine has the shipped 8-bit weights again and no loan: say so, keep the table

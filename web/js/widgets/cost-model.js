@@ -3,32 +3,21 @@ import { call } from "../engine.js";
 import { el, fmt, tex, sliderRow, readNumber, setStatus, showError, fieldError, setText } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
-import { announce } from "../ch3-events.js";
+import { COST_MODEL, COST_PRESETS } from "../live/examples.js";
 
-// Illustrative settings, no real models behind them. The first entry names the button's text
-// (w3.cm.preset.NAME).
-export const PRESETS = [
-  ["balanced", 0.8, 4, 0.10, 1.0],
-  ["free", 0.8, 8, 0.005, 1.0],
-  ["expensive", 0.8, 4, 1.0, 1.0],
-  ["poor", 0.35, 3, 0.10, 1.0],
-  ["excellent", 0.95, 10, 0.05, 1.0],
-  ["costly_verify", 0.8, 4, 0.10, 2.0],
-  ["cheap_verify", 0.7, 6, 0.08, 0.6],
-];
+// its presets and starting point are the reference example's (chapter 3's prose quotes them)
+const PRESETS = COST_PRESETS;
 // the verify cost goes to 10: measured on a CPU it is about γ+1 passes (the live pair's hand-off)
 // (labels are text keys)
 const SLIDERS = [["gamma", "w3.cm.gamma", 0, 32, 1], ["alpha", "w3.cm.alpha", 0, 1, 0.01],
   ["c_draft", "w3.cm.c_draft", 0, 1, 0.005], ["c_verify", "w3.cm.c_verify", 0.05, 10, 0.05],
   ["c_verify_slope", "w3.cm.c_verify_slope", 0, 2, 0.05]];
-// the widget's starting point; chapter 3's prose quotes its numbers through ch3_prose
-export const DEFAULTS = { gamma: 4, alpha: 0.8, c_draft: 0.1, c_verify: 1.0 };
 
 export function mountCostModel(root) {
   const inputs = {};
   const grid = el("div", { class: "slider-grid" });
   // the memory-bound idealisation: verification costs the same whatever γ (no slope)
-  const defaults = { ...DEFAULTS, c_verify_slope: 0 };
+  const defaults = { ...COST_MODEL, c_verify_slope: 0 };
   for (const [f, label, min, max, step] of SLIDERS) {
     const row = sliderRow({ id: `cm-${f}`, label, min, max, step, value: defaults[f], onChange: () => update() });
     inputs[f] = { r: row.slider, n: row.num };
@@ -69,9 +58,7 @@ export function mountCostModel(root) {
       const r = await call("ch3_model", args);
       last = r;
       render(r);
-      const p = r.point;
       setStatus(status, "");
-      announce({ kind: "model", alpha: p.alpha, gamma: p.gamma, c_draft: p.c_draft, c_verify: p.c_verify });
     } catch (e) {
       showError(e, Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.n])), status);
     } finally {

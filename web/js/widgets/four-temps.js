@@ -1,18 +1,19 @@
 // Four temperatures continue one prompt with one shared seed, side by side, each with its surprise.
-// It runs once by itself when first scrolled into view; each run fills the prose's four.* keys.
+// It runs once by itself when first scrolled into view, at the reference example the prose quotes
+// (live/examples.js FOUR_TEMPS; the build computes the prose's four.* numbers from it).
 import { call } from "../engine.js";
 import { el, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
 import { t } from "../i18n.js";
 import { remember } from "../persist.js";
-import { setLive } from "../ch1-live.js";
+import { FOUR_TEMPS } from "../live/examples.js";
 import { tokenSpan } from "./tokens.js";
 
 export function mountFourTemps(root) {
-  const prompt = el("input", { type: "text", id: "ft-prompt", value: "Once upon a time, there was a girl named", size: 48,
+  const prompt = el("input", { type: "text", id: "ft-prompt", value: FOUR_TEMPS.prompt, size: 48,
     maxlength: 2000, "t-aria-label": "w1.ft.prompt_aria" });
-  const temps = [0.3, 0.7, 1.0, 1.5].map((x, i) => el("input", { type: "number", id: `ft-t${i}`, value: x, step: 0.1, min: 0, max: 3,
+  const temps = FOUR_TEMPS.temps.map((x, i) => el("input", { type: "number", id: `ft-t${i}`, value: x, step: 0.1, min: 0, max: 3,
     "t-aria-label": "w1.ft.temp_aria", targs: { n: i + 1 } }));
-  const seed = el("input", { type: "number", id: "ft-seed", value: 7, "t-aria-label": "w1.seed" });
+  const seed = el("input", { type: "number", id: "ft-seed", value: FOUR_TEMPS.seed, "t-aria-label": "w1.seed" });
   const run = el("button", { id: "ft-run", t: "w1.ft.run" });
   const reroll = el("button", { class: "secondary", id: "ft-reroll", t: "w1.ft.reroll" });
   const cols = el("div", { class: "columns four", id: "ft-cols" });
@@ -37,35 +38,15 @@ export function mountFourTemps(root) {
     const sd = readNumber(seed, { label: "w1.seed", min: 0, max: 2 ** 32 - 1, integer: true, id: true });
     if (ts.includes(null) || sd == null) return;
     clearErrors({ prompt });
-    const r = await call("ch1_four", { prompt: prompt.value, temps: ts, seed: sd, n: 40 });
+    const r = await call("ch1_four", { prompt: prompt.value, temps: ts, seed: sd, n: FOUR_TEMPS.n });
     cols.replaceChildren(...r.columns.map((c, ci) => el("div", { class: "col", id: `ft-col-${ci}` },
       el("div", { class: "col-head" }, el("span", { t: "w1.ft.col_t", targs: { t: c.temperature } }), " ",
         el("span", { class: "hint", t: "w1.ft.surprise", targs: { s: { value: c.surprise, fixed: 2 } } })),
       el("div", { class: "gen-text" }, el("span", { class: "prompt-text", text: prompt.value }),
         ...c.texts.map((x, i) => tokenSpan(x, c.probs[i], null, null))))));
     cols.dataset.text = JSON.stringify(r.columns.map((c) => c.texts.join("")));
-    setLive(liveKeys(r.columns));
   }
   function go() { return once(body); }
   whenSeen(root, () => { if (!cols.children.length) go(); });
   return { go };
-}
-
-// The prose's numbers for this run, columns from coldest to hottest (the reader may type the
-// temperatures in any order): each column's surprise, and the first new token where it leaves
-// the coldest column (a column that stopped earlier differs where its tokens run out).
-export function liveKeys(columns) {
-  const cs = [...columns].sort((a, b) => a.temperature - b.temperature);
-  const cold = cs[0].tokens, out = {};
-  cs.forEach((c, i) => {
-    out[`four.t${i}`] = c.temperature;
-    out[`four.s${i}`] = c.surprise;
-    if (!i) return;
-    const n = Math.min(c.tokens.length, cold.length);
-    let j = 0;
-    while (j < n && c.tokens[j] === cold[j]) j++;
-    const same = j === n && c.tokens.length === cold.length;
-    out[`four.split${i}`] = same ? { key: "w1.ft.split_none" } : { key: "w1.ft.split_at", args: { n: j + 1 } };
-  });
-  return out;
 }

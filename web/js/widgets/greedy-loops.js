@@ -4,14 +4,14 @@
 import { call } from "../engine.js";
 import { el, serial, latest, whenSeen } from "../ui.js";
 import { fixed, onLang } from "../i18n.js";
-import { setLive } from "../ch1-live.js";
+import { LOOPS } from "../live/examples.js";
 import { endMark } from "./tokens.js";
 
 export function mountGreedyLoops(root) {
   // the first opening runs to the end of its story; the second loops at once
-  const a = el("input", { type: "text", id: "gl-a", value: "Once upon a time, there was a little girl named Lily.", size: 42,
+  const a = el("input", { type: "text", id: "gl-a", value: LOOPS.openings[0], size: 42,
     maxlength: 2000, "t-aria-label": "w1.gl.first_aria" });
-  const b = el("input", { type: "text", id: "gl-b", value: "Lily and Tom went to the beach. They", size: 42,
+  const b = el("input", { type: "text", id: "gl-b", value: LOOPS.openings[1], size: 42,
     maxlength: 2000, "t-aria-label": "w1.gl.second_aria" });
   const pen = el("input", { type: "range", id: "gl-penalty", min: 1, max: 2, step: 0.05, value: 1, "t-aria-label": "w1.gl.penalty" });
   const penOut = el("output", { id: "gl-penalty-out", text: fixed(1, 2) });
@@ -23,10 +23,9 @@ export function mountGreedyLoops(root) {
   root.append(el("h3", { t: "w1.gl.title" }), el("div", { class: "controls" }, a, b),
     el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.gl.penalty" }), " ", pen, penOut), run), cols, status);
   const once = serial([run], status, { "openings.0": a, "openings.1": b, repetition_penalty: pen });
-  let shared = false; // whether the prose's shares (at penalty 1) have been filled
   async function body() {
     showPen(); // also after a reload put the slider back
-    const r = await call("ch1_loops", { openings: [a.value, b.value], n: 80, penalty: Number(pen.value) });
+    const r = await call("ch1_loops", { openings: [a.value, b.value], n: LOOPS.n, penalty: Number(pen.value) });
     cols.replaceChildren(...r.columns.map((c, ci) => el("div", { class: "col", id: `gl-col-${ci}` },
       el("div", { class: "col-head", t: "w1.gl.share",
         targs: { pct: { key: "fmt.pct", args: { x: { value: 100 * c.repeat_share, fixed: 0 } } } } }),
@@ -34,14 +33,6 @@ export function mountGreedyLoops(root) {
         ...c.texts.map((x, i) => (c.tokens[i] === r.end_token ? endMark()
           : el("span", { class: "tok" + (c.repeat[i] ? " repeat" : ""), text: x })))))));
     cols.dataset.penalty = r.penalty;
-    // the prose quotes the shares without a penalty (it introduces the penalty after them)
-    if (r.penalty === 1 && r.columns.length === 2) {
-      shared = true;
-      setLive({ "loops.share_a": r.columns[0].repeat_share, "loops.share_b": r.columns[1].repeat_share });
-    } else if (!shared) {
-      const why = { key: "w1.gl.press" };
-      setLive({ "loops.share_a": why, "loops.share_b": why });
-    }
   }
   // slider moves while a run is going: only the newest value runs next
   const rerun = latest(() => once(body));

@@ -6,7 +6,9 @@
 import { call } from "../engine.js";
 import { el, fmt, serial, readNumber, whenSeen, setStatus } from "../ui.js";
 import { t, onLang } from "../i18n.js";
-import { setLive2, whenFacts, f2, shape } from "../ch2-live.js";
+import { setLive } from "../live.js";
+import { whenFacts } from "../facts.js";
+import { f2, shape } from "../live/formats.js";
 
 const MAX_MACS = 4_194_304; // kernelcheck.MAX_MACS: Python checks it too and names the box
 // the kernel's name (the same words as the start-up line's)
@@ -60,10 +62,10 @@ export function mountKernelCheck(root) {
     draw(last);
     out.dataset.result = JSON.stringify({ exact: res.exact.slice(0, 8), fast: res.fast.slice(0, 8) });
     out.dataset.fastUs = res.fast_us;
-    setLive2({ "kc.shape": () => shape(r, c), "kc.kernel_name": { key: kernelKey(res.kernel, res.simd) },
-      "kc.exact_err": hasRef ? res.exact_rel_err : null,
-      "kc.fast_err": hasRef ? res.fast_rel_err : null, "kc.fast_us": res.fast_us, "kc.exact_us": res.exact_us,
-      "kc.fast_gmacs": res.fast_gmacs, "kc.fast_over_exact": res.exact_us / res.fast_us });
+    setLive({ "ch2.kc.shape": () => shape(r, c), "ch2.kc.kernel_name": { key: kernelKey(res.kernel, res.simd) },
+      "ch2.kc.exact_err": hasRef ? res.exact_rel_err : null,
+      "ch2.kc.fast_err": hasRef ? res.fast_rel_err : null, "ch2.kc.fast_us": res.fast_us, "ch2.kc.exact_us": res.exact_us,
+      "ch2.kc.fast_gmacs": res.fast_gmacs, "ch2.kc.fast_over_exact": res.exact_us / res.fast_us });
   });
   btn.addEventListener("click", check);
   // on arrival: our feed-forward shape (unless the reader has typed a size of their own)

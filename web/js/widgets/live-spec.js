@@ -5,7 +5,9 @@
 import { call, on } from "../engine.js";
 import { el, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
-import { announce, EVENT } from "../ch3-events.js";
+import { EVENT } from "../ch3-events.js";
+import { setLive } from "../live.js";
+import { words } from "../live/formats.js";
 
 const PROMPT = "Once upon a time, there was a little girl named Lily.";
 const RUNS = 5;
@@ -117,7 +119,7 @@ export function mountLiveSpec(root, ctx = {}) {
     detail.replaceChildren(el("h4", { t: "w3.ls.last_run" }), legend(), roundsView(r.rounds),
       el("h4", { t: "w3.ls.bypos_title" }), byPosition(r));
     handoff.disabled = !(g > 0 && ctx.costModel);
-    announce({ kind: "live", summary: s });
+    setLive(proseKeys(s));
   });
   run.onclick = go;
   // the verify-cost chart's slope (steps per extra position), when it has measured one
@@ -139,4 +141,18 @@ export function mountLiveSpec(root, ctx = {}) {
   };
   whenSeen(root, go); // the pair runs at its defaults when the reader arrives
   return {};
+}
+
+// the prose's figures from the reader's runs of the pair: α, the costs, the speed-up and its verdict
+const PROSE_VERDICT = { pays: "w3.live.verdict_pays", "does not pay": "w3.live.verdict_not", "too close to call": "w3.live.verdict_close" };
+function proseKeys(s) {
+  const a = s.alpha, sp = s.measured_speedup;
+  return { "ch3.ls-runs": s.runs, "ch3.ls-gamma": s.gamma, "ch3.ls-gamma-plus-1": s.gamma + 1,
+    "ch3.ls-alpha": a.median ?? words("w3.live.alpha_none"),
+    "ch3.ls-alpha-range": a.lo == null ? words("w3.live.alpha_no_drafts") : a.lo === a.hi ? words("w3.live.alpha_same")
+      : words("w3.live.alpha_range", { lo: { value: a.lo, fixed: 2 }, hi: { value: a.hi, fixed: 2 } }),
+    "ch3.ls-cd": s.c_draft.median ?? words("w3.live.cd_none"), "ch3.ls-cv": s.c_verify.median,
+    "ch3.ls-tpr": s.tokens_per_round.median, "ch3.ls-E": s.E, "ch3.ls-speedup": sp.median,
+    "ch3.ls-speedup-range": [sp.lo, sp.hi], "ch3.ls-speedup-mid": [sp.trim_lo, sp.trim_hi],
+    "ch3.ls-pred": s.predicted_speedup.median, "ch3.ls-verdict": words(PROSE_VERDICT[s.verdict]), "ch3.ls-flat-speedup": s.flat_speedup };
 }

@@ -1,15 +1,17 @@
 // One scale per row against one per matrix, with a planted outlier: errors, the s/4 rule of
-// thumb that predicts them, and the bytes each scheme costs. Publishes the prose's ch2.ol.* keys.
+// thumb that predicts them, and the bytes each scheme costs. It starts at the reference example
+// (live/examples.js OUTLIERS) the prose's ch2.ol.* numbers are computed from.
 // The readout is drawn from the last result, again after a language switch.
 import { call } from "../engine.js";
 import { el, fmt, latest, readNumber, showError, setStatus } from "../ui.js";
 import { t, onLang } from "../i18n.js";
-import { setLive2, f2 } from "../ch2-live.js";
+import { f2 } from "../live/formats.js";
+import { OUTLIERS } from "../live/examples.js";
 
 export function mountOutliers(root) {
-  const rows = el("input", { type: "number", id: "ol-rows", value: 64, min: 1, max: 256, "t-aria-label": "w2.rows" });
-  const cols = el("input", { type: "number", id: "ol-cols", value: 256, min: 4, max: 1024, "t-aria-label": "w2.cols" });
-  const outlier = el("input", { type: "range", id: "ol-outlier", min: 0, max: 3, step: 0.05, value: 1.5, "t-aria-label": "w2.ol.outlier_aria" });
+  const rows = el("input", { type: "number", id: "ol-rows", value: OUTLIERS.rows, min: 1, max: 256, "t-aria-label": "w2.rows" });
+  const cols = el("input", { type: "number", id: "ol-cols", value: OUTLIERS.cols, min: 4, max: 1024, "t-aria-label": "w2.cols" });
+  const outlier = el("input", { type: "range", id: "ol-outlier", min: 0, max: 3, step: 0.05, value: OUTLIERS.outlier_log10, "t-aria-label": "w2.ol.outlier_aria" });
   const outLabel = el("output", { id: "ol-outlier-out" });
   const res = el("div", { id: "ol-res" });
   root.append(
@@ -47,15 +49,6 @@ export function mountOutliers(root) {
       last = r;
       setStatus(res, ""); // an earlier error is over
       draw(r);
-      const same = Math.abs(r.row.outlier_row_error - r.matrix.outlier_row_error) <= 1e-12 * Math.max(1e-30, r.row.outlier_row_error);
-      setLive2({ "ol.rows": nr, "ol.cols": nc, "ol.outlier": size, "ol.row_err": r.row.mean_abs_error,
-        "ol.matrix_err": r.matrix.mean_abs_error, "ol.ratio": r.ratio, "ol.row_scale_mean": r.row_scale_mean,
-        "ol.row_err_predicted": r.row_scale_mean / 4, "ol.matrix_scale": r.matrix_scale,
-        "ol.matrix_err_predicted": r.matrix_scale / 4,
-        "ol.outlier_row_err": same ? () => t("w2.ol.row_err_same", { err: f2.w(r.row.outlier_row_error) })
-          : () => t("w2.ol.row_err_diff", { row: f2.w(r.row.outlier_row_error), matrix: f2.w(r.matrix.outlier_row_error) }),
-        "ol.other_rows": nr - 1, "ol.bytes_float32": r.bytes.float32, "ol.bytes_int8": r.bytes.int8,
-        "ol.bytes_row_scales": r.bytes.row_scales, "ol.bytes_matrix_scale": r.bytes.matrix_scale });
     } catch (e) {
       showError(e, { shape: rows, outlier }, res);
     }

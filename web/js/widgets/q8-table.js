@@ -4,7 +4,8 @@
 // again after a language switch.
 import { el } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
-import { whenFacts, f2, shape } from "../ch2-live.js";
+import { whenFacts } from "../facts.js";
+import { f2, shape } from "../live/formats.js";
 
 const KINDS = ["wte", "wpe", "qkv", "proj", "fc", "fc2"];
 

@@ -5,7 +5,9 @@ import { call } from "../engine.js";
 import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
 import { t, plain, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
+import { setLive } from "../live.js";
 import { announce } from "../ch3-events.js";
+import { words } from "../live/formats.js";
 import { H100_SXM, FLOP_PER_MAC } from "../hardware.js";
 
 // intensities from 1/16 to 1024 multiply-adds per byte, log-spaced
@@ -53,7 +55,8 @@ export function mountRoofline(root) {
     last = r;
     render(r);
     out.dataset.ridge = (r.macs.gmacs / r.cache.gbps).toFixed(3);
-    announce({ kind: "roofline", result: r });
+    setLive(proseKeys(r));
+    announce({ kind: "roofline", result: r }); // the pass budget offers this machine
   });
   run.onclick = measure;
   // measured as soon as the chapter's first widget (the pass budget, which offers this machine) or
@@ -64,4 +67,21 @@ export function mountRoofline(root) {
   if (budget) whenSeen(budget, first);
   whenSeen(root, first);
   return {};
+}
+
+// the prose's figures from this machine's roofline: its bandwidths, its multiply-add rate, where
+// the ridge falls and what that means for our kernel (1 multiply-add per byte of int8 weights)
+function proseKeys(r) {
+  const cache = r.cache.gbps, dram = r.dram.gbps, g = r.macs.gmacs;
+  return { "ch3.rf-gbps-cache": cache, "ch3.rf-gbps-dram": dram, "ch3.rf-gmacs": g, "ch3.rf-ridge": g / cache,
+    "ch3.rf-ridge-dram": g / dram, "ch3.rf-our-regime": regime(g / cache, "w3.live.regime_right", "w3.live.regime_left"),
+    "ch3.rf-sides": words(g / cache < 0.8 ? "w3.live.sides_opposite" : "w3.live.sides_same"),
+    "ch3.rf-dram-regime": regime(g / dram, "w3.live.dram_right", "w3.live.dram_left"),
+    "ch3.our-math-us": r.macs_per_token / (g * 1e9) * 1e6, "ch3.our-read-us": r.weights_bytes / (cache * 1e9) * 1e6 };
+}
+
+// our intensity (1 multiply-add per byte) against the ridge: right of it, left of it, or too close
+function regime(ridge, right, left) {
+  const x = 1 / ridge;
+  return words(x >= 1.25 ? right : x <= 0.8 ? left : "w3.live.regime_close");
 }

@@ -2,16 +2,16 @@
 import { call } from "../engine.js";
 import { el, fmt, clearErrors, latest, readNumber, showError } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
-import { announce } from "../ch3-events.js";
+import { ROUNDS } from "../live/examples.js";
 
 const HEAD = ["round", "flags", "proposed", "accepted", "rejected_at", "gained", "tokens", "drafts", "passes", "cost"];
 
 export function mountRounds(root) {
-  const flags = el("input", { type: "text", id: "rt-flags", value: "111111001110101111", size: 36, maxlength: 2000,
+  const flags = el("input", { type: "text", id: "rt-flags", value: ROUNDS.flags, size: 36, maxlength: 2000,
     "t-aria-label": "w3.rt.flags_aria" });
-  const gamma = el("input", { type: "number", id: "rt-gamma", value: 4, min: 1, max: 32, "t-aria-label": "w3.gamma_aria" });
-  const cd = el("input", { type: "number", id: "rt-cd", value: 0.1, step: 0.05, min: 0, max: 1000, "t-aria-label": "w3.rt.c_draft" });
-  const cv = el("input", { type: "number", id: "rt-cv", value: 1.0, step: 0.1, min: 0, max: 1000, "t-aria-label": "w3.rt.c_verify" });
+  const gamma = el("input", { type: "number", id: "rt-gamma", value: ROUNDS.gamma, min: 1, max: 32, "t-aria-label": "w3.gamma_aria" });
+  const cd = el("input", { type: "number", id: "rt-cd", value: ROUNDS.c_draft, step: 0.05, min: 0, max: 1000, "t-aria-label": "w3.rt.c_draft" });
+  const cv = el("input", { type: "number", id: "rt-cv", value: ROUNDS.c_verify, step: 0.1, min: 0, max: 1000, "t-aria-label": "w3.rt.c_verify" });
   const table = el("div", { id: "rt-table", tabindex: 0, role: "region", "t-aria-label": "w3.rt.table_aria" });
   const totals = el("div", { class: "readout", id: "rt-totals" });
   // the same ones and zeros, the zeros bunched at the end: same rate, another order (the prose's comparison)
@@ -52,7 +52,6 @@ export function mountRounds(root) {
       render(r);
       totals.dataset.speedup = r.speedup.toFixed(2);
       totals.dataset.acceptance = r.acceptance.toFixed(4);
-      announce({ kind: "rounds", r, flags: flags.value, gamma: g, c_draft: c1, c_verify: c2 });
     } catch (e) {
       if (!(e && e.field && fields[e.field])) last = null; // the readout now holds the message
       showError(e, fields, totals);

@@ -1,27 +1,32 @@
 // The sampler control panel: the model's real next-token distribution under the reader's settings.
 // One data path: controls -> ch1_view / ch1_draw (Python in the worker) -> render.
-// The prose's numbers follow the panel: its next draw (rng.* keys) on every update, and the
-// prompt's numbers (ch1_prose) when the prompt or the drawn tokens change.
+// The prose's numbers stay on the reference prompt (live/examples.js PANEL) unless the reader
+// ticks "follow my panel": then its next draw (rng.* keys) on every update, and the prompt's
+// numbers (ch1_prose) when the prompt or the drawn tokens change, go to the prose (live.js).
 import { call, on } from "../engine.js";
 import { el, fmt, fmtPct, fmtCount, fieldError, serial, sliderRow, showError as routeError, readNumber, tokenLabel,
   setStatus, latest, END_TEXT } from "../ui.js";
 import { apply as applyText, onLang, t } from "../i18n.js";
 import { remember } from "../persist.js";
 import { rankPlot } from "../rankplot.js";
-import { setLive } from "../ch1-live.js";
+import { setPanelLive, followPanel } from "../live.js";
+import { PANEL } from "../live/examples.js";
 import { tokenSpan, showTokenPopover } from "./tokens.js";
 
 // Each control: [field, label, min, max, step, default, help]; label and help are text keys
+// (the defaults are the reference example's settings: the prose's numbers are computed at them)
+const at = PANEL.settings;
 const CONTROLS = [
-  ["temperature", "w1.sp.temperature", 0, 2, 0.05, 0.8, "w1.sp.temperature_hint"],
-  ["top_k", "w1.sp.top_k", 0, 100, 1, 0, "w1.sp.top_k_hint"],
-  ["top_p", "w1.sp.top_p", 0.05, 1, 0.01, 0.95, "w1.sp.top_p_hint"],
-  ["min_p", "w1.sp.min_p", 0, 0.5, 0.01, 0, "w1.sp.min_p_hint"],
-  ["repetition_penalty", "w1.sp.penalty", 1, 2, 0.05, 1, "w1.sp.penalty_hint"],
+  ["temperature", "w1.sp.temperature", 0, 2, 0.05, at.temperature, "w1.sp.temperature_hint"],
+  ["top_k", "w1.sp.top_k", 0, 100, 1, at.top_k, "w1.sp.top_k_hint"],
+  ["top_p", "w1.sp.top_p", 0.05, 1, 0.01, at.top_p, "w1.sp.top_p_hint"],
+  ["min_p", "w1.sp.min_p", 0, 0.5, 0.01, at.min_p, "w1.sp.min_p_hint"],
+  ["repetition_penalty", "w1.sp.penalty", 1, 2, 0.05, at.repetition_penalty, "w1.sp.penalty_hint"],
 ];
+const ch1Keys = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`ch1.${k}`, v]));
 
 export function mountSamplerPanel(root) {
-  const state = { drawn: [], drawnInfo: [], seed: 1234, latency: [] };
+  const state = { drawn: [], drawnInfo: [], seed: PANEL.seed, latency: [] };
   const prompt = el("textarea", { id: "sp-prompt", rows: 2, cols: 60, maxlength: 2000, "t-aria-label": "w1.sp.prompt_aria",
     "t-placeholder": "ui.waiting" });
   // the openings are Python's list (ch1.OPENINGS, sent with the ready message), so the prose's
@@ -35,11 +40,11 @@ export function mountSamplerPanel(root) {
       translate: "no", // the model's own English, in every language
       text: p.split(" ").slice(0, 4).join(" ") + "…", "t-aria-label": "w1.sp.opening_aria", targs: { p },
       onclick: () => { prompt.value = p; remember(prompt); changed(); } })));
-    if (!prompt.value && openings.length) prompt.value = openings[0];
+    if (!prompt.value && openings.length) prompt.value = openings[PANEL.opening];
     prompt.dataset.tPlaceholder = "w1.sp.type_prompt";
     applyText(prompt);
   });
-  // its two numbers are live spans (ch1-live.js fills them, again after a language switch)
+  // its two numbers are live spans (pinned: the build writes them)
   const english = el("p", { class: "hint", id: "ch1-english", t: "w1.sp.english" });
   const inputs = {};
   const grid = el("div", { class: "slider-grid" });
@@ -48,7 +53,7 @@ export function mountSamplerPanel(root) {
     inputs[field] = r.num;
     grid.append(r.row);
   }
-  const tempLast = el("input", { type: "checkbox", id: "sp-temp-last" });
+  const tempLast = el("input", { type: "checkbox", id: "sp-temp-last", checked: at.temperature_last });
   tempLast.addEventListener("change", () => update());
   const seed = el("input", { type: "number", id: "sp-seed", value: state.seed, "t-aria-label": "w1.seed" });
   const reroll = el("button", { class: "secondary", id: "sp-reroll", t: "w1.new_seed",
@@ -64,6 +69,8 @@ export function mountSamplerPanel(root) {
   const status = el("div", { class: "status", id: "sp-status" });
   const endNote = el("p", { class: "hint", id: "sp-end-note", hidden: true, t: "w1.sp.end_note" });
   const cumulative = el("input", { type: "checkbox", id: "sp-cumulative" });
+  // not kept across visits (persist.js): a new visit starts with the prose on its reference prompt
+  const follow = el("input", { type: "checkbox", id: "sp-follow", "data-persist": "no" });
   const canvas = el("canvas", { id: "sp-rank", style: { display: "block", width: "100%", height: "100%" }, role: "img",
     "t-aria-label": "w1.sp.plot_aria" });
   const latency = el("div", { class: "hint", id: "sp-latency" });
@@ -74,7 +81,8 @@ export function mountSamplerPanel(root) {
     el("div", { class: "controls" }, el("label", {}, tempLast, " ", el("span", { t: "w1.sp.temp_last" })),
       el("label", {}, el("span", { t: "w1.seed" }), " ", seed), reroll),
     readout, bars,
-    el("div", { class: "controls" }, el("label", {}, cumulative, " ", el("span", { t: "w1.sp.cumulative" }))),
+    el("div", { class: "controls" }, el("label", {}, cumulative, " ", el("span", { t: "w1.sp.cumulative" })),
+      el("label", {}, follow, " ", el("span", { t: "w1.sp.follow" }))),
     el("div", { class: "chart-box" }, canvas),
     el("div", { class: "controls" }, drawOne, drawTen, undo, reset),
     text, endNote, status, latency,
@@ -113,8 +121,8 @@ export function mountSamplerPanel(root) {
       const v = await call("ch1_view", args);
       fieldError(prompt, "");
       render(v, s);
-      if (v.next_draw) setLive(v.next_draw);
-      refreshProse(args.prompt, args.extra);
+      if (v.next_draw) setPanelLive(ch1Keys(v.next_draw));
+      if (follow.checked) refreshProse(args.prompt, args.extra);
       const dt = performance.now() - t0;
       state.latency.push(dt);
       const ms = v.ms;
@@ -182,7 +190,7 @@ export function mountSamplerPanel(root) {
   const proseCall = latest(async (key) => {
     const [p, extra] = JSON.parse(key);
     try {
-      setLive(await call("ch1_prose", { prompt: p, extra }));
+      setPanelLive({ ...ch1Keys(await call("ch1_prose", { prompt: p, extra })), "ch1.example.prompt": p });
       proseKey = key;
     } catch { /* the panel's own update shows what is wrong with the prompt */ }
   });
@@ -222,9 +230,12 @@ export function mountSamplerPanel(root) {
   reset.onclick = changed;
   prompt.addEventListener("input", changed);
   cumulative.addEventListener("change", () => update());
-  // the prose says where the panel starts (numbers: the language writes them, 0,8 in ru)
-  setLive(Object.fromEntries(CONTROLS.filter(([f]) => f === "temperature" || f === "top_p")
-    .map(([f, , , , , def]) => [f === "temperature" ? "panel.default_T" : "panel.default_top_p", def])));
+  // the prose's panel numbers: the reference prompt's (as built), or this panel's while ticked
+  follow.addEventListener("change", () => {
+    followPanel(follow.checked);
+    proseKey = null;
+    update();
+  });
   // the playground writes with the panel's prompt and settings, read when it writes
   function current() {
     const s = settings();

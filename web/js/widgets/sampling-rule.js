@@ -2,11 +2,10 @@
 import { call } from "../engine.js";
 import { el, fmt, fmtTenPower, clearErrors, latest, serial, showError, whenSeen } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
-import { announce } from "../ch3-events.js";
+import { SAMPLING_PAIR } from "../live/examples.js";
 
-// The worked example's pair (the prose walks through it by name): a draft a little too sure of
-// the obvious word. α = Σ min(p, q) = 0.9; only "girl" is overrated, "cat" is matched exactly.
-export const DEFAULT_PAIR = { labels: ["girl", "boy", "dog", "cat"], p: [0.5, 0.3, 0.15, 0.05], q: [0.6, 0.25, 0.1, 0.05] };
+// the worked example's pair (the prose walks through it by name)
+const DEFAULT_PAIR = SAMPLING_PAIR;
 
 // 2.2e-16, the mantissa as the language writes it
 const sci = (x) => (x === 0 ? fixed(0, 0) : fmtTenPower(x)); // 2,2 × 10⁻¹⁶ in every language
@@ -59,7 +58,6 @@ export function mountSamplingRule(root) {
     lastGate = g;
     renderGate(g);
     gateOut.dataset.passed = g.passed;
-    announce({ kind: "gate", pairs: g.pairs, passed: g.passed });
   });
   gateBtn.onclick = gate;
   whenSeen(root, gate); // the result is on the page when the reader gets here; the button reruns it

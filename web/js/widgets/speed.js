@@ -4,9 +4,10 @@
 import { call, on } from "../engine.js";
 import { el, fmt, serial, setStatus } from "../ui.js";
 import { t, onLang } from "../i18n.js";
-import { setLive2, showWhen } from "../ch2-live.js";
+import { setLive, showWhen } from "../live.js";
+import { SPEED } from "../live/examples.js";
 
-const N = 96, WARMUP = 32; // ch2_speed's defaults: timed tokens, untimed ones before them
+const N = SPEED.n, WARMUP = SPEED.warmup;
 const VARIANTS = ["main", "scalar", "jsmatvec"]; // labels: w2.speed.kernel.VARIANT
 
 export function mountSpeed(root) {
@@ -14,7 +15,6 @@ export function mountSpeed(root) {
   const table = el("table", { class: "data", id: "speed-table", tabindex: 0, "t-aria-label": "w2.speed.table_aria" });
   const out = el("div", { class: "readout", id: "speed-out" });
   root.append(el("p", { class: "hint", t: "w2.speed.hint", targs: { n: N, warmup: WARMUP } }), run, table, out);
-  setLive2({ "speed.tokens": N, "speed.warmup": WARMUP });
   on("optional", (m) => {
     if (m.what === "speed") {
       run.disabled = true;
@@ -50,10 +50,11 @@ export function mountSpeed(root) {
     draw(rows);
     const [m, sc, js] = rows.map((x) => x[1]);
     out.dataset.ratio = (m.tps / js.tps).toFixed(2);
-    setLive2({ "speed.tps_simd": m.tps, "speed.ratio_simd_scalar": m.tps / sc.tps, "speed.ratio_simd_js": m.tps / js.tps,
-      "speed.python_ms_simd": m.python_ms, "speed.kernel_ratio_simd_scalar": sc.kernel_ms / m.kernel_ms,
-      "speed.python_share_simd": m.python_ms / (m.python_ms + m.kernel_ms), "speed.gmacs_simd": gmacs(m),
-      "speed.gmacs_scalar": gmacs(sc) });
+    setLive({ "ch2.speed.tps_simd": m.tps, "ch2.speed.ratio_simd_scalar": m.tps / sc.tps,
+      "ch2.speed.ratio_simd_js": m.tps / js.tps, "ch2.speed.python_ms_simd": m.python_ms,
+      "ch2.speed.kernel_ratio_simd_scalar": sc.kernel_ms / m.kernel_ms,
+      "ch2.speed.python_share_simd": m.python_ms / (m.python_ms + m.kernel_ms), "ch2.speed.gmacs_simd": gmacs(m),
+      "ch2.speed.gmacs_scalar": gmacs(sc) });
     showWhen("data-after", "speed", true);
     showWhen("data-before", "speed", false);
   });

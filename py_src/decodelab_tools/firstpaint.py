@@ -1,0 +1,99 @@
+"""The article's first paint: the pinned live numbers written into the HTML at build time.
+
+build.py's step_firstpaint calls `numbers()`: node/firstpaint.mjs runs the page's live-number
+registry (web/js/live/registry.js) against the page's Python endpoints in CPython
+(endpoint_server.py: the shipped kernel and models) and formats every number in every language
+with the page's own code. `fill_entries` writes them into each language's text (the JSON the page
+loads, so a language switch shows them at once) and `page_for` makes each language's index page
+from web/page.html, so the served HTML reads whole before any script runs, and without scripts.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from . import texts
+
+# <span … data-live="KEY" …>…</span>: the text files write every live number this way
+SPAN = re.compile(r'(<span\b[^>]*\bdata-live="([^"]+)"[^>]*>)(.*?)(</span>)', re.S)
+PAGE = "page.html"  # the template: web/index.html (en), index.ru.html and index.vi.html are built from it
+
+
+def page_name(lang: str) -> str:
+    return "index.html" if lang == texts.LANGS[0] else f"index.{lang}.html"
+
+
+def inputs_digest(root: Path) -> str:
+    """What the numbers depend on: the models, the kernels, the Python the endpoints run, the
+    registry and its formats, and the texts (their words are part of some numbers)."""
+    web = root / "web"
+    files = sorted([*root.glob("models/*.dlm"), *(web / "kernels").glob("*.wasm"),
+                    *(root / "py_src" / "decodelab").glob("*.py"), *(web / "js" / "live").glob("*.js"),
+                    *(web / "i18n").glob("*.txt"), web / "js" / "i18n.js", web / "js" / "hardware.js",
+                    web / "js" / "cited.js", root / "py_src" / "decodelab_tools" / "node" / "firstpaint.mjs",
+                    root / "py_src" / "decodelab_tools" / "endpoint_server.py"])
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def numbers(root: Path, python: str, entries: dict[str, dict[str, str]], cache: Path) -> dict:
+    """{numbers: {lang: {KEY: html}}, when: {...}, pinned: [...], measured: [...]}: computed, or
+    from the cache when nothing it depends on has changed."""
+    cached = cache / f"firstpaint-{inputs_digest(root)}.json"
+    if cached.exists():
+        return json.loads(cached.read_text(encoding="utf-8"))
+    models = [f"{f.stem}={f}" for f in sorted((root / "models").glob("*.dlm"))]
+    with tempfile.TemporaryDirectory() as tmp:
+        job, out = Path(tmp) / "job.json", Path(tmp) / "out.json"
+        job.write_text(json.dumps({"python": [python, "-m", "decodelab_tools.endpoint_server", *models],
+                                   "web": str(root / "web"), "texts": entries}), encoding="utf-8")
+        subprocess.run(["node", str(root / "py_src" / "decodelab_tools" / "node" / "firstpaint.mjs"), str(job), str(out)],
+                       check=True, cwd=root)
+        result = json.loads(out.read_text(encoding="utf-8"))
+    cache.mkdir(parents=True, exist_ok=True)
+    for old in cache.glob("firstpaint-*.json"):
+        old.unlink()
+    cached.write_text(json.dumps(result), encoding="utf-8")
+    return result
+
+
+class MissingNumber(ValueError):
+    pass
+
+
+def fill_text(value: str, nums: dict[str, str], when: dict[str, bool], where: str) -> str:
+    """One text with its live spans filled and its conditional parts shown or hidden."""
+    def span(m):
+        key = m.group(2)
+        if key not in nums:
+            raise MissingNumber(f"{where} shows data-live=\"{key}\", which no source of web/js/live/registry.js "
+                                f"computes and no widget there measures")
+        return m.group(1) + nums[key] + m.group(4)
+
+    value = SPAN.sub(span, value)
+    for cond, shown in when.items():
+        attr, val = cond.split("=", 1)
+        pattern = re.compile(rf'(<[a-z0-9]+\b[^>]*\b{attr}="{re.escape(val)}")((?:\s+hidden)?)')
+        value = pattern.sub(lambda m: m.group(1) + ("" if shown else " hidden"), value)
+    return value
+
+
+def fill_entries(entries: dict[str, str], lang: str, result: dict) -> dict[str, str]:
+    nums = result["numbers"][lang]
+    return {k: fill_text(v, nums, result["when"], f"{lang}.txt @{k}") for k, v in entries.items()}
+
+
+def page_for(template: str, lang: str, filled: dict[str, str], result: dict) -> str:
+    """The language's index page: the template's text in that language, its numbers written."""
+    html = texts.sync_index(template, filled)
+    html = fill_text(html, result["numbers"][lang], result["when"], PAGE)
+    if lang != texts.LANGS[0]:
+        # a page in its own language: boot.js keeps to it unless the URL asks for another
+        html = html.replace('<html lang="en">', f'<html lang="{lang}" data-lang-page>', 1)
+    return html

@@ -1,0 +1,75 @@
+"""The article's first paint, read from the built files as a server sends them (no script run):
+each language's page reads whole (no live number is an ellipsis, none is missing), every number
+the prose shows is one the registry pins or a widget measures, the measured ones say so, and the
+build refuses a span no source computes. The booted page's agreement with these numbers is
+tests/test_e2e_firstpaint.py."""
+import json
+import re
+import sys
+
+import pytest
+from conftest import ROOT, WEB
+
+from decodelab_tools import firstpaint, texts
+
+CACHE = ROOT / "build" / "cache"
+
+
+@pytest.fixture(scope="module")
+def result():
+    """The build's first-paint result (from its cache: the build has just made it)."""
+    entries = {lang: texts.load(lang, WEB) for lang in texts.LANGS}
+    return firstpaint.numbers(ROOT, sys.executable, entries, CACHE)
+
+
+def spans(html: str) -> list[tuple[str, str]]:
+    return [(m.group(2), m.group(3)) for m in firstpaint.SPAN.finditer(html)]
+
+
+@pytest.mark.parametrize("lang", texts.LANGS)
+def test_the_served_page_reads_whole_before_any_script(lang, result):
+    html = (WEB / firstpaint.page_name(lang)).read_text(encoding="utf-8")
+    found = spans(html)
+    assert len(found) > 300, len(found)
+    empty = [key for key, text in found if not re.sub(r"<[^>]+>", "", text).strip() or "…" in text]
+    assert empty == [], empty[:20]
+    assert "⟦" not in html and not re.search(r">\s*(NaN|undefined|null)\s*<", html)
+    # the page is in its language, and says so to the browser and to boot.js
+    assert re.search(rf'<html lang="{lang}"', html)
+    assert ("data-lang-page" in html) == (lang != texts.LANGS[0])
+    # each number is the registry's, rendered for this language
+    nums = result["numbers"][lang]
+    wrong = [key for key, text in found if text != nums[key]]
+    assert wrong == [], wrong[:20]
+
+
+def test_every_number_is_pinned_or_measured_and_measured_ones_say_so(result):
+    pinned, measured = set(result["pinned"]), set(result["measured"])
+    # a widget's result may replace a pinned number (the bit-depth table: its reference rows, then
+    # the reader's); only those are both
+    assert pinned and measured and pinned & measured == {"ch2.bits.table_words"}
+    used = {key for lang in texts.LANGS for key, _ in spans((WEB / firstpaint.page_name(lang)).read_text(encoding="utf-8"))}
+    assert used <= pinned | measured, sorted(used - pinned - measured)[:20]
+    # timings and rates are the reader's machine's: none is pinned from the build machine
+    timed = re.compile(r"(_us|_ms|tps|gmacs|gbps|time_ratio|speedup-range|ls-cv|ls-cd)")
+    assert not [k for k in pinned if timed.search(k) and not k.startswith(("ch2.llama", "ch3.pb-", "ch3.cm-", "ch3.rt-"))], \
+        sorted(k for k in pinned if timed.search(k))
+    for lang in texts.LANGS:
+        phrase = texts.load(lang, WEB)["live.measured"]
+        assert all(result["numbers"][lang][k] == phrase for k in measured - pinned)
+
+
+def test_the_language_json_carries_the_same_numbers(result):
+    """A language switch puts LANG.json's text in: its numbers are the page's."""
+    for lang in texts.LANGS:
+        data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        found = [s for v in data.values() for s in spans(v)]
+        assert found and all(html == result["numbers"][lang][key] for key, html in found)
+
+
+def test_a_span_no_source_computes_stops_the_build():
+    with pytest.raises(firstpaint.MissingNumber, match="ch1.no_such_number"):
+        firstpaint.fill_text('<span class="live" data-live="ch1.no_such_number">…</span>', {}, {}, "en.txt @x")
+    shown = firstpaint.fill_text('<p data-after="speed" hidden>a</p><p data-before="speed">b</p>', {},
+                                 {"data-after=speed": True, "data-before=speed": False}, "x")
+    assert shown == '<p data-after="speed">a</p><p data-before="speed" hidden>b</p>'
