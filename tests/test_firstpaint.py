@@ -37,6 +37,10 @@ def test_the_served_page_reads_whole_before_any_script(lang, result):
     # the page is in its language, and says so to the browser and to boot.js
     assert re.search(rf'<html lang="{lang}"', html)
     assert ("data-lang-page" in html) == (lang != texts.LANGS[0])
+    # a search engine or a link preview reads this language's description, and finds the others
+    desc = texts.load(lang, WEB)["page.description"].replace("&", "&amp;").replace('"', "&quot;")
+    assert html.count(f'content="{desc}"') == 2  # description and og:description
+    assert all(f'<link rel="alternate" hreflang="{other}" href="{firstpaint.page_name(other)}">' in html for other in texts.LANGS)
     # each number is the registry's, rendered for this language
     nums = result["numbers"][lang]
     wrong = [key for key, text in found if text != nums[key]]

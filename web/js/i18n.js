@@ -162,7 +162,7 @@ export function apply(root = document) {
     }
   }
 }
-const ATTRS = ["aria-label", "title", "placeholder", "alt"];
+const ATTRS = ["aria-label", "title", "placeholder", "alt", "content"]; // content: the head's description for search and link previews
 
 export function onLang(fn) {
   listeners.push(fn);
