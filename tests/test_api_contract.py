@@ -594,6 +594,60 @@ def test_the_penalty_leaves_the_end_token_alone():
     assert p[1.0] > 0 and p[2.0] >= p[1.0]  # the others only lose score; the end token keeps its own
 
 
+# ---- the diagrams (decodelab/figures.py) ----------------------------------------------------------
+
+def test_fig_pipeline_narrows_stage_by_stage_to_the_panels_final_distribution():
+    st = {"temperature": 0.8, "top_k": 40, "top_p": 0.9, "min_p": 0.05, "repetition_penalty": 1.3}
+    f = call("fig_pipeline", prompt=ch1.OPENINGS[0], settings=st)
+    names = [x["stage"] for x in f["stages"]]
+    assert names == ["penalty", "temperature", "top_k", "top_p", "min_p"]
+    n = [x["survivors"] for x in f["stages"]]
+    assert n[0] == n[1] == f["vocab"] and n[2] == 40 and n[2] >= n[3] >= n[4] >= 1
+    view = call("ch1_view", prompt=ch1.OPENINGS[0], settings=st)
+    assert n[4] == view["survivors"] and f["greedy"] == view["top"][0]["text"]
+    last = call("fig_pipeline", prompt=ch1.OPENINGS[0], settings={**st, "temperature_last": True})
+    assert [x["stage"] for x in last["stages"]][-1] == "temperature"
+    assert error("fig_pipeline", prompt=ch1.OPENINGS[0], settings={"top_p": 7})["field"] == "top_p"
+
+
+def test_fig_kv_is_the_models_cache_shape():
+    f = call("fig_kv", prompt="The dog ran")
+    info = call("models_info")["main"]
+    assert (f["n_layers"], f["d_model"], f["n_heads"]) == (info["n_layers"], info["d_model"], info["n_heads"])
+    assert f["bytes_per_token"] == 2 * f["n_layers"] * f["d_model"] * f["bytes_per_value"]
+    assert "".join(f["tokens"]).replace("\u2423", " ").strip().startswith("The")
+    assert call("fig_kv", prompt="")["tokens"]
+
+
+def test_fig_int8_row_is_a_real_row_and_its_bound():
+    f = call("fig_int8_row", matrix="h0.fc", row=3, n=16)
+    assert len(f["q"]) == 16 and all(-127 <= v <= 127 for v in f["q"]) and f["row_max_q"] == 127
+    assert all(abs(w - f["scale"] * q) < 1e-9 for w, q in zip(f["w"], f["q"]))
+    assert math.isclose(f["error_bound"], f["scale"] / 2) and f["groups"] == -(-f["cols"] // 16)
+    assert error("fig_int8_row", matrix="nope")["field"] == "matrix"
+    assert error("fig_int8_row", matrix="h0.fc", row=10 ** 6)["field"] == "row"
+
+
+def test_fig_spec_round_follows_the_rule():
+    f = call("fig_spec_round", gamma=4, seed=3, rounds=3)
+    assert len(f["rounds"]) == 3
+    for r in f["rounds"]:
+        k = r["accepted"]
+        assert len(r["drafts"]) == 4 and r["kind"] == ("bonus" if k == 4 else "correction")
+        assert [c["accept"] for c in r["checks"]] == [True] * k + ([False] if k < 4 else [])
+        for c in r["checks"]:
+            assert c["accept"] == (c["u"] < c["ratio"]) and math.isclose(c["ratio"], min(1, c["p"] / c["q"]))
+    assert error("fig_spec_round", gamma=0)["field"] == "gamma"
+
+
+def test_fig_story_is_a_seeded_default_sampling_run():
+    a, b = call("fig_story", seed=5, n=30), call("fig_story", seed=5, n=30)
+    assert a == b and 1 <= len(a["texts"]) <= 30 and len(a["p"]) == len(a["texts"])
+    assert all(0 < p <= 1 for p in a["p"])
+    assert call("fig_story", seed=6, n=30)["texts"] != a["texts"]
+    assert error("fig_story", seed=-1)["field"] == "seed"
+
+
 def test_every_endpoint_has_a_contract():
     """Runs last in this file: every registered endpoint was called above."""
     assert set(session.ENDPOINTS) - CALLED == set()

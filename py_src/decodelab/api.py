@@ -15,7 +15,7 @@ import json
 import sys
 import traceback
 
-from . import ch1, ch2, ch3, perf  # noqa: F401  (importing registers their endpoints)
+from . import ch1, ch2, ch3, figures, perf  # noqa: F401  (importing registers their endpoints)
 from . import sampler as S
 from .errors import InputError, ModelNotLoaded
 from .kernelcheck import run_check

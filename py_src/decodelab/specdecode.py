@@ -43,8 +43,10 @@ class SpecDecoder:
         self.t, self.d = target, draft
 
     def generate(self, prompt: list[int], max_new: int, gamma: int, settings: S.Settings | None = None,
-                 seed: int | None = None, stop: tuple[int, ...] = ()) -> dict:
-        """Generate with speculation; returns tokens, per-round log, acceptance by position, timings."""
+                 seed: int | None = None, stop: tuple[int, ...] = (), trace: list | None = None) -> dict:
+        """Generate with speculation; returns tokens, per-round log, acceptance by position, timings.
+        `trace`, a list, gets each round's checks position by position (the page's round diagram):
+        the draft token x, p(x) and q(x), the uniform u the test drew, and the verdict."""
         gamma = check_gamma(gamma)
         s = settings or S.Settings(temperature=0.0)
         S.validate(s)
@@ -103,6 +105,7 @@ class SpecDecoder:
             # 3. accept / reject
             n_acc = 0
             new = None
+            checks = []
             for i in range(gamma + 1):
                 src = t.logit_source(i, rows[i])
                 h = hist + drafts[:i]
@@ -113,6 +116,8 @@ class SpecDecoder:
                 x = drafts[i]
                 if greedy:
                     top = S.greedy(src, h, s)
+                    if trace is not None:
+                        checks.append({"x": x, "target_top": top, "accept": top == x})
                     if top == x:
                         n_acc += 1
                         by_pos_acc[i] += 1
@@ -122,7 +127,10 @@ class SpecDecoder:
                 p = final_distribution(src, h, s)
                 q = q_dists[i]
                 px, qx = p.get(x, 0.0), q[x]
-                if rng.random() < accept_probability(px, qx):
+                u = rng.random()
+                if trace is not None:
+                    checks.append({"x": x, "p": px, "q": qx, "u": u, "accept": u < accept_probability(px, qx)})
+                if u < accept_probability(px, qx):
                     n_acc += 1
                     by_pos_acc[i] += 1
                     continue
@@ -144,6 +152,8 @@ class SpecDecoder:
                     break
             committed.extend(kept)
             rounds.append({"drafts": drafts, "accepted": n_acc, "token": new})
+            if trace is not None:
+                trace.append({"drafts": drafts, "checks": checks, "accepted": n_acc, "token": new})
         out = out[:max_new]
         loop_s = time.perf_counter() - T_loop
         elapsed = time.perf_counter() - T0

@@ -6,7 +6,7 @@
 The structure comes from the template web/page.html (which keys sit in which chapter, and whether
 inside an aside, a <details> the reader opens, or a widget); the words come from each language's
 text file, so the three languages are counted over the same keys. A live number counts as one word.
-Widget labels, quizzes, tables, reference lists and the page's machinery (boot line, notices) are
+Widget labels, quizzes, figures (captions included), tables, reference lists and the page's machinery (boot line, notices) are
 not prose and not counted.
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ class _Structure(HTMLParser):
         elif tag == "header" and a.get("id") != "boot":
             part = "intro"
         # not prose: widgets, the page's machinery, reference lists and tables
-        if ("widget" in classes or tag in ("noscript", "table") or a.get("id") in ("boot",)
+        if ("widget" in classes or tag in ("noscript", "table", "figure") or a.get("id") in ("boot",)
                 or "notice" in classes or "refs" in classes):
             zone = "widget"
         elif tag == "details" or "aside" in classes:

@@ -25,6 +25,11 @@ import { mountQuiz, mountQuizzes } from "./widgets/quiz.js";
 import { mountSpeed } from "./widgets/speed.js";
 import { mountPlayground } from "./widgets/playground.js";
 import { mountQ8Table } from "./widgets/q8-table.js";
+import { mountOpening } from "./diagrams/opening.js";
+import { mountPipeline } from "./diagrams/pipeline.js";
+import { mountKvCache } from "./diagrams/kv-cache.js";
+import { mountInt8Row } from "./diagrams/int8-row.js";
+import { mountSpecRound } from "./diagrams/spec-round.js";
 
 engine.start(); // as early as the page allows: Python's boot is the long pole
 
@@ -128,7 +133,10 @@ function mountAll() {
     ["kv-race", mountKvRace], ["q8-table", mountQ8Table], ["outliers", mountOutliers],
     ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["round-anatomy", mountRoundAnatomy], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],
     ["sampling-rule", mountSamplingRule], ["verify-cost", mountVerifyCost], ["roofline", mountRoofline],
-    ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz]];
+    ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz],
+    // the diagrams beside the mechanisms they draw, and the opening figure at the top
+    ["fig-opening", mountOpening], ["fig-pipeline", mountPipeline], ["fig-kv", mountKvCache], ["fig-int8", mountInt8Row],
+    ["fig-spec", mountSpecRound]];
   // Widgets are mounted in two stages, so that building the page does not compete with Python's
   // start-up for the machine's cores (on a 2-core laptop it did, by a third of a second): first
   // the control panel and whatever is near the screen, then, once the panel has drawn its first

@@ -43,3 +43,11 @@ export const ROUNDS = { flags: "111111001110101111", gamma: 4, c_draft: 0.1, c_v
 // the sampling rule's worked pair (the prose walks through it by name): a draft a little too sure
 // of the obvious word. α = Σ min(p, q) = 0.9; only "girl" is overrated, "cat" is matched exactly.
 export const SAMPLING_PAIR = { labels: ["girl", "boy", "dog", "cat"], p: [0.5, 0.3, 0.15, 0.05], q: [0.6, 0.25, 0.1, 0.05] };
+
+// the diagrams (web/js/diagrams/): what each draws before the reader changes anything
+export const FIGURES = {
+  kv: { prompt: KV_RACE.prompt },            // the KV cache's rows are this opening's tokens
+  int8: { matrix: "h0.fc", row: 0, n: 16 },  // layer 1's first feed-forward matrix, its first row
+  spec: { prompt: "Once upon a time, there was a little", gamma: 4, seed: 3, rounds: 3 },
+  story: { prompt: "Once upon a time", seed: 1, n: 80, tokens_per_s: 6 },
+};

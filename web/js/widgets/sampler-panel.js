@@ -121,6 +121,8 @@ export function mountSamplerPanel(root) {
       const v = await call("ch1_view", args);
       fieldError(prompt, "");
       render(v, s);
+      // the pipeline diagram draws the same view, stage by stage (diagrams/pipeline.js)
+      root.dispatchEvent(new CustomEvent("panel-view", { bubbles: true, detail: { prompt: args.prompt, settings: s, extra: [...args.extra] } }));
       if (v.next_draw) setPanelLive(ch1Keys(v.next_draw));
       if (follow.checked) refreshProse(args.prompt, args.extra);
       const dt = performance.now() - t0;

@@ -1,0 +1,129 @@
+"""The diagrams' endpoints: what each picture of a mechanism draws, from our models' real shapes and
+real runs. One endpoint per diagram (web/js/diagrams/), each a thin reading of what the chapters'
+own code does, so a picture can never show a pipeline, cache or round the engine does not run."""
+from __future__ import annotations
+
+from . import sampler as S
+from .ch1 import _source, engine, generate_text
+from .errors import InputError
+from .inputs import check_seed, encode_prompt
+from .session import endpoint, session
+
+# the pipeline in the order the sampler applies it (sampler.STEPS): the penalty and the
+# temperature reshape the distribution, the three cuts remove tokens, the draw picks one
+PIPELINE = ("penalty", "temperature", "top_k", "top_p", "min_p")
+STORY_MAX = 120  # tokens of the opening figure's story (a few seconds' reading at its pace)
+
+
+def pipeline_order(s: S.Settings) -> tuple[str, ...]:
+    """The stages in the order these settings apply them ("temperature last" moves it after the cuts)."""
+    if s.temperature_last:
+        return tuple(x for x in PIPELINE if x != "temperature") + ("temperature",)
+    return PIPELINE
+
+
+def _stage_settings(s: S.Settings, upto: str) -> S.Settings:
+    """The settings with only the steps up to `upto` switched on (the later ones off)."""
+    kw = s.as_dict()
+    order = pipeline_order(s)
+    off = {"penalty": ("repetition_penalty", 1.0), "temperature": ("temperature", 1.0),
+           "top_k": ("top_k", 0), "top_p": ("top_p", 1.0), "min_p": ("min_p", 0.0)}
+    for name in order[order.index(upto) + 1:]:
+        field, neutral = off[name]
+        if name == "temperature" and s.temperature == 0:
+            continue  # greedy stays greedy at every stage
+        kw[field] = neutral
+    return S.make_settings(**kw)
+
+
+@endpoint
+def fig_pipeline(prompt: str, settings: dict, extra: list | None = None) -> dict:
+    """Each stage of the sampler on the next-token distribution after `prompt`: how many tokens
+    are still candidates, the favourite and its probability, what mass the cuts removed. The last
+    stage is exactly the panel's final distribution (ch1_view's survivors)."""
+    e = engine()
+    s = S.make_settings(**settings)
+    ids = encode_prompt(e, prompt, extra or [])
+    src, history = _source(e, ids)
+    stages = []
+    for name in pipeline_order(s):
+        st = S.sample_step(src, history, _stage_settings(s, name), None, head_size=3)
+        stages.append({"stage": name, "survivors": st.survivors, "cut_mass": st.cut_mass,
+                       "top": [{"text": e.tokenizer.token_str(i), "q": q} for i, _, q in st.head[:3] if q > 0]})
+    final = S.sample_step(src, history, s, None, head_size=1)
+    return {"vocab": e.vocab, "stages": stages, "greedy": e.tokenizer.token_str(final.token),
+            "settings": s.as_dict(), "n_prompt_tokens": len(ids)}
+
+
+@endpoint
+def fig_kv(prompt: str = "The dog ran") -> dict:
+    """The KV cache's shapes for the main model: per layer one key and one value row per token,
+    each d_model float32 numbers; the prompt's tokens label the rows."""
+    e = engine()
+    ids = encode_prompt(e, prompt)
+    ids = ids or [e.eot]
+    return {"tokens": [e.tokenizer.token_str(i) for i in ids[:12]], "n_layers": e.n_layers,
+            "d_model": e.d_model, "n_heads": e.n_heads, "head_dim": e.d_model // e.n_heads,
+            "context": e.context, "bytes_per_token": e.kv_bytes_per_token(),
+            "bytes_per_value": 4}
+
+
+@endpoint
+def fig_int8_row(matrix: str = "h0.fc", row: int = 0, n: int = 16) -> dict:
+    """One real row of a shipped int8 matrix: its first n stored integers, its scale, the weights
+    they stand for (s * q), the row's largest weight (127 * s: the quantizer maps the row's
+    largest magnitude to 127) and the rounding bound (s / 2)."""
+    b = session().engine("main").bundle
+    t = b.tensors.get(matrix)
+    if t is None or t.scales is None:
+        raise InputError("fig_matrix_unknown", "matrix", name=str(matrix))
+    if not 0 <= int(row) < t.rows:
+        raise InputError("fig_row_range", "row", hi=t.rows - 1)
+    row, n = int(row), max(1, min(int(n), t.cols))
+    q = list(memoryview(bytes(t.data[row * t.cols:(row + 1) * t.cols])).cast("b"))
+    s = float(t.scale_list()[row])
+    from .ch2 import matrix_words
+
+    return {"matrix": matrix, "label": matrix_words(matrix), "rows": t.rows, "cols": t.cols, "row": row, "q": q[:n], "scale": s,
+            "w": [s * v for v in q[:n]], "row_max_q": max(abs(v) for v in q), "row_max_w": 127 * s,
+            "error_bound": s / 2, "lanes": 16, "groups": -(-t.cols // 16)}
+
+
+@endpoint
+def fig_spec_round(prompt: str = "Once upon a time, there was a little", gamma: int = 4, seed: int = 3,
+                   rounds: int = 3) -> dict:
+    """A few real rounds of speculative sampling (T = 1) with our draft and target: for each,
+    the draft's gamma guesses with q(x), the target's p(x) from its one block pass, the uniform u
+    each check drew against min(1, p/q), and the correction or bonus token."""
+    from .speculative import check_gamma
+
+    t = session().engine("main")
+    gamma = check_gamma(gamma, lo=1)
+    seed = check_seed(seed)
+    ids = encode_prompt(t, prompt)
+    dec = session().spec_decoder()
+    trace: list = []
+    s = S.Settings(temperature=1.0, top_p=1.0)
+    dec.generate(ids, max(1, int(rounds)) * (gamma + 1), gamma, s, seed=seed, trace=trace)
+    tok = t.tokenizer.token_str
+    out = []
+    for r in trace[:max(1, int(rounds))]:
+        checks = [{"text": tok(c["x"]), "p": c["p"], "q": c["q"], "u": c["u"],
+                   "ratio": min(1.0, c["p"] / c["q"]) if c["q"] else 0.0, "accept": c["accept"]}
+                  for c in r["checks"]]
+        out.append({"drafts": [tok(x) for x in r["drafts"]], "checks": checks, "accepted": r["accepted"],
+                    "token": tok(r["token"]), "kind": "bonus" if r["accepted"] == gamma else "correction"})
+    return {"prompt": prompt, "gamma": gamma, "rounds": out}
+
+
+@endpoint
+def fig_story(prompt: str = "Once upon a time", seed: int = 1, n: int = 80) -> dict:
+    """The opening figure's story: the page's default sampling (T 0.8, top-p 0.95), each token
+    with the probability it had when it was drawn; stops at the end-of-story token."""
+    e = engine()
+    seed = check_seed(seed)
+    n = max(1, min(int(n), STORY_MAX))
+    r = generate_text(e, encode_prompt(e, prompt), S.Settings(temperature=0.8, top_p=0.95), seed, n,
+                      stop_at_end=True)
+    return {"prompt": prompt, "texts": r["texts"], "p": [x["p"] for x in r["steps"]],
+            "stop_reason": r["stop_reason"], "seed": seed}

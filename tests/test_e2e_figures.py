@@ -1,0 +1,173 @@
+"""The diagrams (web/js/diagrams/), in the booted page: each has a name and a description in every
+language, draws from the model's real shapes and updates with its data, stays still when the reader
+asks for less motion, and fits a 360 px phone. The opening figure starts only after the first
+distribution and can be paused."""
+import re
+
+import pytest
+from conftest import settled, widest_while_scrolling
+
+from decodelab_tools.browser import guarded_page, open_ready
+
+FIGURES = ["fig-opening", "fig-pipeline", "fig-kv", "fig-int8", "fig-spec"]
+
+
+def show(pg, fid):
+    pg.eval_on_selector(f"#{fid}", "e => e.scrollIntoView({block: 'center'})")
+
+
+def name_and_description(pg, fid):
+    return pg.evaluate("""(id) => {
+      const f = document.getElementById(id);
+      const by = (attr) => (f.getAttribute(attr) || '').split(' ').map((i) => document.getElementById(i)?.textContent.trim() || '').join(' ').trim();
+      return [by('aria-labelledby'), by('aria-describedby')];
+    }""", fid)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "vi"])
+def test_every_figure_is_named_and_described_in_its_language(browser, site, lang):
+    ctx, pg = guarded_page(browser, site)
+    try:
+        open_ready(pg, "/" if lang == "en" else f"/index.{lang}.html")
+        seen = {}
+        for fid in FIGURES:
+            name, desc = name_and_description(pg, fid)
+            assert len(name) > 15 and len(desc) > 60, (fid, name, desc)
+            seen[fid] = name
+        cyrillic = sum(bool(re.search("[а-я]", n)) for n in seen.values())
+        vietnamese = sum(bool(re.search("[ạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹđ]", n)) for n in seen.values())
+        assert cyrillic == (len(FIGURES) if lang == "ru" else 0)
+        assert vietnamese == (len(FIGURES) if lang == "vi" else 0)
+        # the drawn parts get their accessible names in the page's language too
+        show(pg, "fig-kv")
+        pg.wait_for_selector("#fig-kv svg[role=img]")
+        labels = pg.eval_on_selector_all("#fig-kv svg[role=img]", "ns => ns.map((n) => n.getAttribute('aria-label'))")
+        assert len(labels) == 2 and all(len(x) > 20 for x in labels)
+        assert pg.evaluate("window.__i18nMissing") == []
+    finally:
+        ctx.close()
+    assert not pg.console_errors, pg.console_errors  # a CSP violation is a console error
+
+
+def test_the_pipeline_follows_the_panel(ready_page):
+    pg = ready_page
+    show(pg, "fig-pipeline")
+    pg.wait_for_function("() => document.getElementById('fig-pipeline').dataset.survivors")
+    vocab = int(pg.eval_on_selector('[data-live="ch1.model.vocab"]', "n => n.textContent").replace(",", ""))
+    first = [int(x) for x in pg.eval_on_selector("#fig-pipeline", "e => e.dataset.survivors").split(",")]
+    assert first[0] == first[1] == vocab and first[2] == vocab  # top-k is off in the reference settings
+    assert first[3] == first[4] >= 1
+    pg.fill("#sp-top_k-num", "7")
+    pg.wait_for_function("() => document.getElementById('fig-pipeline').dataset.survivors.split(',')[2] === '7'")
+    now = [int(x) for x in pg.eval_on_selector("#fig-pipeline", "e => e.dataset.survivors").split(",")]
+    assert now[3] <= 7 and now[4] <= now[3]
+    assert "7" in pg.inner_text("#fig-pipeline .pipe-stage:nth-child(4)")
+    pg.fill("#sp-top_k-num", "0")
+    pg.wait_for_function(f"() => document.getElementById('fig-pipeline').dataset.survivors.split(',')[2] === '{vocab}'")
+
+
+def test_the_kv_cache_is_drawn_from_the_config_and_grows_a_row_per_token(ready_page):
+    pg = ready_page
+    show(pg, "fig-kv")
+    pg.wait_for_selector("#fig-kv .kv-tables")
+    step = int(pg.eval_on_selector("#fig-kv", "e => e.dataset.step"))
+    rows = lambda: pg.eval_on_selector_all("#fig-kv .kv-tables .dg-token", "ns => ns.length")
+    assert rows() == step
+    pg.click("#fig-kv-next")
+    pg.wait_for_function(f"() => document.getElementById('fig-kv').dataset.step === '{step + 1}'")
+    assert rows() == step + 1
+    # the highlighted row of the triangle is the newest position reading every key up to its own
+    assert pg.eval_on_selector_all("#fig-kv .tri-now", "ns => ns.length") == step + 1
+    note = pg.inner_text("#fig-kv-note")
+    layers = pg.eval_on_selector('[data-live="ch2.cfg.n_layers"]', "n => n.textContent")
+    d = pg.eval_on_selector('[data-live="ch2.cfg.d_model"]', "n => n.textContent")
+    assert f"{layers} layers" in note and f"of {d} numbers" in note
+    pg.click("#fig-kv-again")
+    pg.wait_for_function("() => document.getElementById('fig-kv').dataset.step === '1'")
+
+
+def test_the_int8_row_is_a_real_row_and_changes(ready_page):
+    pg = ready_page
+    show(pg, "fig-int8")
+    pg.wait_for_function("() => document.getElementById('fig-int8').dataset.q")
+    q = [int(x) for x in pg.eval_on_selector("#fig-int8", "e => e.dataset.q").split(",")]
+    assert len(q) == 16 and all(-127 <= v <= 127 for v in q) and len(set(q)) > 4
+    shown = [c.replace("\u2212", "-") for c in pg.eval_on_selector_all("#fig-int8 .q8-pair .q8-q", "ns => ns.map((n) => n.textContent)")]
+    assert [int(x) for x in shown] == q
+    before = pg.eval_on_selector("#fig-int8", "e => e.dataset.row")
+    pg.click("#fig-q8-another")
+    pg.wait_for_function(f"() => document.getElementById('fig-int8').dataset.row !== '{before}'")
+    assert pg.eval_on_selector("#fig-int8", "e => e.dataset.q").split(",") != [str(v) for v in q]
+
+
+def test_a_speculative_round_steps_through_draft_target_check_and_token(ready_page):
+    pg = ready_page
+    show(pg, "fig-spec")
+    pg.wait_for_function("() => document.getElementById('fig-spec').dataset.frame", timeout=60000)
+    kinds = []
+    for _ in range(12):
+        frame = pg.eval_on_selector("#fig-spec", "e => e.dataset.frame")
+        kinds.append(frame.split(":")[2])
+        if kinds[-1] == "token":
+            break
+        pg.click("#fig-spec-step")
+    assert kinds[0] == "start" and kinds.count("draft") == 4 and kinds.count("target") == 1 and kinds[-1] == "token"
+    assert kinds.index("target") > max(i for i, k in enumerate(kinds) if k == "draft")  # one pass, after all guesses
+    checks = kinds.count("check")
+    ok = pg.eval_on_selector_all("#fig-spec .sr-ok", "ns => ns.length")
+    no = pg.eval_on_selector_all("#fig-spec .sr-no", "ns => ns.length")
+    assert ok + no == checks and no <= 1 and pg.eval_on_selector_all("#fig-spec .sr-new", "ns => ns.length") == 1
+    kind = "bonus" if ok == 4 else "correction"
+    assert pg.eval_on_selector_all(f"#fig-spec .sr-{kind}", "ns => ns.length") == 1
+    pg.click("#fig-spec-next")
+    pg.wait_for_function("() => document.getElementById('fig-spec').dataset.frame.startsWith('1:0:')")
+
+
+def test_the_opening_figure_writes_after_the_first_distribution_and_pauses(ready_page):
+    pg = ready_page
+    pg.evaluate("window.scrollTo(0, 0)")
+    pg.wait_for_function("() => Number(document.getElementById('fig-opening').dataset.shown || 0) >= 3", timeout=30000)
+    assert pg.eval_on_selector_all("#fig-open-story [class^=tok-p]", "ns => ns.length") >= 3
+    pg.click("#fig-open-pause")
+    settled(pg)
+    n = pg.eval_on_selector("#fig-opening", "e => e.dataset.shown")
+    pg.wait_for_timeout(800)  # several tokens' time at its pace
+    assert pg.eval_on_selector("#fig-opening", "e => e.dataset.shown") == n
+    pg.click("#fig-open-pause")
+    pg.wait_for_function(f"(n) => document.getElementById('fig-opening').dataset.shown !== n", arg=n)
+
+
+def test_less_motion_shows_whole_frames(browser, site):
+    ctx, pg = guarded_page(browser, site, reduced_motion="reduce")
+    try:
+        open_ready(pg)
+        pg.wait_for_function("() => document.getElementById('fig-opening').dataset.shown", timeout=30000)
+        settled(pg)
+        n = int(pg.eval_on_selector("#fig-opening", "e => e.dataset.shown"))
+        assert n == pg.eval_on_selector_all("#fig-open-story [class^=tok-p]", "ns => ns.length") and n > 3
+        pg.wait_for_timeout(600)
+        assert int(pg.eval_on_selector("#fig-opening", "e => e.dataset.shown")) == n  # appeared whole, nothing plays
+        show(pg, "fig-spec")
+        pg.wait_for_function("() => document.getElementById('fig-spec').dataset.frame", timeout=60000)
+        assert pg.eval_on_selector("#fig-spec", "e => e.dataset.frame").endswith(":token")
+        assert pg.is_disabled("#fig-spec-play")
+    finally:
+        ctx.close()
+
+
+def test_the_diagrams_fit_a_phone(browser, site):
+    ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True)
+    try:
+        open_ready(pg)
+        drawn = {"fig-pipeline": "survivors", "fig-kv": "step", "fig-int8": "q", "fig-spec": "frame"}
+        for fid, mark in drawn.items():  # each draws when it first comes into view
+            show(pg, fid)
+            pg.wait_for_function(f"() => document.getElementById('{fid}').dataset.{mark}", timeout=60000)
+        for fid in FIGURES:
+            show(pg, fid)
+            box = pg.eval_on_selector(f"#{fid}", "e => e.getBoundingClientRect().right")
+            assert box <= 360, (fid, box)
+        assert widest_while_scrolling(pg) <= 360
+    finally:
+        ctx.close()
+    assert not pg.console_errors, pg.console_errors

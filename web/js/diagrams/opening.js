@@ -1,0 +1,87 @@
+// The opening figure: the model writing a story at the top of the page, a few tokens a second,
+// each token coloured by the probability it had when it was drawn (fig_story: the page's default
+// sampling). It starts only after the sampler panel has shown its first distribution (it must
+// cost the page's start nothing), writes only while on screen and the tab is visible, and can be
+// paused; with less motion asked for, each story appears whole.
+import { call, on } from "../engine.js";
+import { el, showError } from "../ui.js";
+import { t } from "../i18n.js";
+import { fmtPct } from "../live/formats.js";
+import { FIGURES } from "../live/examples.js";
+import { reducedMotion } from "./svg.js";
+
+const BANDS = [0.8, 0.5, 0.2, 0.05]; // p at or above each: classes p4 .. p1; below the last: p0
+export const band = (p) => 4 - BANDS.filter((b) => p < b).length;
+const PAUSE_BETWEEN_MS = 4000;
+
+export function mountOpening(root) {
+  const story = root.querySelector(".story") || root.appendChild(el("p", { class: "story" }));
+  const legend = el("p", { class: "story-legend hint", "aria-hidden": "true" },
+    el("span", { t: "fig.open.legend" }), " ",
+    ...[4, 3, 2, 1, 0].map((b) => el("span", { class: `tok-p${b} story-key`, t: `fig.open.band${b}` })));
+  const pause = el("button", { class: "secondary", id: "fig-open-pause", t: "fig.open.pause", disabled: true });
+  const again = el("button", { class: "secondary", id: "fig-open-new", t: "fig.open.new", disabled: true });
+  root.append(legend, el("div", { class: "controls" }, pause, again));
+  const status = el("p", { class: "hint status", "aria-live": "polite" });
+  root.append(status);
+
+  let seed = FIGURES.story.seed, tokens = [], shown = 0, timer = null, paused = false, onScreen = true, started = false;
+  let waiting = null;
+
+  const setPause = (p) => {
+    paused = p;
+    pause.dataset.t = p ? "fig.open.resume" : "fig.open.pause";
+    pause.textContent = t(pause.dataset.t);
+    root.dataset.paused = p ? "1" : "";
+    tick();
+  };
+  function addToken(i) {
+    const { text, p } = tokens[i];
+    story.append(el("span", { class: `tok-p${band(p)}`, title: t("fig.open.p", { p: fmtPct(p) }), text }));
+  }
+  function tick() {
+    clearTimeout(timer);
+    if (paused || !onScreen || document.hidden || !tokens.length) return;
+    if (shown < tokens.length) {
+      addToken(shown++);
+      root.dataset.shown = String(shown);
+      timer = setTimeout(tick, 1000 / FIGURES.story.tokens_per_s);
+    } else if (!reducedMotion()) {
+      timer = setTimeout(() => newStory(seed + 1), PAUSE_BETWEEN_MS);
+    }
+  }
+  async function newStory(s) {
+    clearTimeout(timer);
+    seed = s;
+    try {
+      const { prompt, n } = FIGURES.story;
+      const r = await call("fig_story", { prompt, n, seed });
+      tokens = r.texts.map((text, i) => ({ text, p: r.p[i] }));
+      story.replaceChildren(el("span", { class: "story-prompt", text: r.prompt }));
+      shown = 0;
+      root.dataset.seed = String(seed);
+      if (reducedMotion()) { // the whole story at once; a new one only when asked
+        tokens.forEach((_, i) => addToken(i));
+        shown = tokens.length;
+        root.dataset.shown = String(shown);
+        return;
+      }
+      tick();
+    } catch (e) { showError(e, {}, status); }
+  }
+  function start() {
+    if (started) return;
+    started = true;
+    clearTimeout(waiting);
+    pause.disabled = again.disabled = false;
+    newStory(seed);
+  }
+  pause.addEventListener("click", () => setPause(!paused));
+  again.addEventListener("click", () => newStory(seed + 1));
+  new IntersectionObserver((en) => { onScreen = en.some((x) => x.isIntersecting); tick(); }).observe(root);
+  document.addEventListener("visibilitychange", tick);
+  // after the first distribution (the panel's first view), or a while after the engine is ready
+  document.addEventListener("panel-view", start, { once: true });
+  on("ready", () => { waiting = setTimeout(start, 3000); });
+  return {};
+}

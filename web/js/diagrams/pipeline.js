@@ -1,0 +1,71 @@
+// The sampler's pipeline, drawn: scores -> penalty -> temperature -> top-k -> top-p -> min-p ->
+// draw, each stage with how many tokens are still candidates and its favourite, for the sampler
+// panel's own prompt and settings (the panel announces each view it shows; this diagram asks
+// fig_pipeline for the same one). HTML cards, not SVG: they wrap on a phone and their words stay
+// at reading size.
+import { call, on } from "../engine.js";
+import { el, latest, showError } from "../ui.js";
+import { t, plain } from "../i18n.js";
+import { fmtCount, fmtPct, tokenLabel } from "../live/formats.js";
+import { PANEL } from "../live/examples.js";
+import { redrawOnLang } from "./svg.js";
+
+const SETTING = { penalty: "repetition_penalty", temperature: "temperature", top_k: "top_k", top_p: "top_p", min_p: "min_p" };
+const NEUTRAL = { repetition_penalty: 1, temperature: 1, top_k: 0, top_p: 1, min_p: 0 };
+
+function card(cls, name, setting, count, frac, top) {
+  const bar = el("span", { class: "pipe-bar-fill" });
+  bar.style.width = `${Math.max(2, Math.round(100 * frac))}%`; // CSSOM: allowed by the page's CSP
+  return el("li", { class: `pipe-stage ${cls}` },
+    el("span", { class: "pipe-name", text: name }), el("span", { class: "pipe-setting", text: setting }),
+    el("span", { class: "pipe-bar", "aria-hidden": "true" }, bar),
+    el("span", { class: "pipe-count", text: count }), top ? el("span", { class: "pipe-top", text: top }) : null);
+}
+
+export function mountPipeline(root) {
+  const box = root.querySelector(".diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
+  const status = el("p", { class: "hint status", "aria-live": "polite" });
+  root.append(status);
+
+  const draw = redrawOnLang((f) => {
+    const V = f.vocab, logV = Math.log(1 + V);
+    const value = (stage) => {
+      const field = SETTING[stage], v = f.settings[field];
+      if (stage === "temperature" && v === 0) return t("fig.pipe.greedy");
+      return v === NEUTRAL[field] ? t("fig.pipe.off") : `${field === "top_k" ? "k" : field === "repetition_penalty" ? "r" : field === "temperature" ? "T" : "p"} = ${plain(v)}`;
+    };
+    const cards = [card("pipe-in", t("fig.pipe.stage.scores"), "", t("fig.pipe.left", { n: { num: V, text: fmtCount(V) } }), 1, null)];
+    const parts = [];
+    for (const s of f.stages) {
+      const top = s.top[0];
+      const on = f.settings[SETTING[s.stage]] !== NEUTRAL[SETTING[s.stage]];
+      cards.push(card(on ? "pipe-on" : "pipe-off", t(`fig.pipe.stage.${s.stage}`), value(s.stage),
+        t("fig.pipe.left", { n: { num: s.survivors, text: fmtCount(s.survivors) } }), Math.log(1 + s.survivors) / logV,
+        top ? t("fig.pipe.top", { tok: tokenLabel(top.text), p: fmtPct(top.q) }) : null));
+      parts.push(`${t(`fig.pipe.stage.${s.stage}`)}: ${fmtCount(s.survivors)}`);
+    }
+    cards.push(card("pipe-out", t("fig.pipe.stage.draw"), "", t("fig.pipe.one"), Math.log(2) / logV, null));
+    const list = el("ol", { class: "pipe", "aria-label": t("fig.pipe.aria", { list: parts.join("; ") }) }, cards);
+    box.replaceChildren(list);
+    root.dataset.survivors = f.stages.map((s) => s.survivors).join(",");
+  });
+
+  // the panel's view, or the reference one until the panel has shown any
+  let wanted = { prompt: null, settings: PANEL.settings, extra: [] };
+  let seen = false;
+  const refresh = latest(async () => {
+    if (!wanted.prompt) return;
+    try {
+      draw(await call("fig_pipeline", wanted));
+      status.textContent = "";
+    } catch (e) { showError(e, {}, status); }
+  });
+  document.addEventListener("panel-view", (ev) => { wanted = ev.detail; if (seen) refresh(); });
+  on("ready", (info) => {
+    if (!wanted.prompt) wanted = { ...wanted, prompt: (info.openings || [])[PANEL.opening] || "" };
+    const io = new IntersectionObserver((en) => { seen = en.some((x) => x.isIntersecting); if (seen) refresh(); },
+      { rootMargin: "200px" });
+    io.observe(root);
+  });
+  return {};
+}
