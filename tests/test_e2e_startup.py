@@ -53,6 +53,11 @@ CALLS = [
     ("bench_requant", {}),
     ("kernel_check", {"rows": 16, "cols": 64}),
     ("models_info", {}),
+    ("fig_pipeline", {"prompt": PROMPT, "settings": SETTINGS}),
+    ("fig_kv", {"prompt": PROMPT}),
+    ("fig_int8_row", {"matrix": "h1.qkv", "row": 5}),
+    ("fig_spec_round", {"prompt": PROMPT, "gamma": 3, "seed": 4, "rounds": 2}),
+    ("fig_story", {"prompt": PROMPT, "seed": 9, "n": 20}),
     ("ping", {}),
     # last: on the snapshot path the reader's cell is what brings the standard library's zip
     ("run_cell", {"code": "import random, csv\nprint(sum(range(10)), csv.__name__)"}),
