@@ -150,6 +150,13 @@ def test_python_cell_and_end_token(ready_page):
     pg.wait_for_selector("#pc-out[data-ms]")
     out = pg.inner_text("#pc-out")
     assert "T=0.5 top_k=0:" in out and "T=1.0 top_k=0: top_p=0.85" in out and "words survive" in out
+    # each block prints the probabilities after the filters beside the counts: the kept words'
+    # rescaled shares add up to one, the removed ones show 0.000 (top-k 3 leaves five at zero)
+    after = [ln.split(":", 1)[1].split() for ln in out.splitlines() if ln.strip().startswith("after filters:")]
+    assert len(after) == 5, out
+    for row in after:
+        assert abs(sum(float(x.split("=")[1]) for x in row) - 1) < 0.01, row
+    assert sum(x.endswith("=0.000") for x in after[3]) == 5, after[3]
     pg.fill("#pc-code", "print(1/0)")
     pg.click("#pc-run")
     pg.wait_for_function("() => document.querySelector('#pc-out').textContent.includes('ZeroDivisionError')")
@@ -237,7 +244,7 @@ def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site
         assert live(pg, "head.top1_tok") == label(prose["head.top1_tok"])
         assert live(pg, "head.top1_p") == f"{100 * prose['head.top1_p']:.1f}%"
         assert live(pg, "topp.kstar95_cur") == f"{prose['topp.kstar95_cur']:,}"
-        assert live(pg, "loop.naive_positions") == f"{prose['loop.naive_positions']:,}"
+        assert live(pg, "minp.kept10_cur") == f"{prose['minp.kept10_cur']:,}"
         fixed = cpy("ch1_prose_fixed")
         assert live(pg, "topk.many_kstar95") == f"{fixed['topk.many_kstar95']:,}"
         assert live(pg, "topk.many_beyond") == ", ".join(label(t) for t in fixed["topk.many_beyond"][:2]) + \

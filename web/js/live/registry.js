@@ -26,7 +26,8 @@ import {
 const two = fmtFixed(2);
 const CH1 = {
   "model.vocab": fmtCount, "model.layers": fmtCount, "model.context": fmtCount, "model.keep": fmtCount,
-  "model.window": fmtCount, "model.uniform_p": fmtPct, "model.params": millions(1),
+  "model.window": fmtCount, "model.uniform_p": fmtPct, "model.params": millions(1), "model.heads": fmtCount,
+  "model.steps": fmtCount,
   "cur.P": fmtCount, "head.top1_tok": tok, "head.top2_tok": tok, "head.top1_p": fmtPct, "head.top2_p": fmtPct,
   "head.n_over1pct": fmtCount, "head.mass_over1pct": fmtPct, "head.crumbs_n": fmtCount, "head.crumbs_mass": fmtPct,
   "head.last_p": fmtPct, "head.top_over_last": fmtBig, "tail.beyond40": fmtPct, "tail.never200": fmtChance,
@@ -263,6 +264,7 @@ export const SOURCES = [
     const m = (await call("models_info")).main;
     return { live: pre("ch1", { "model.vocab": m.vocab, "model.layers": m.n_layers, "model.context": m.context,
       "model.keep": m.keep, "model.window": m.penalty_window, "model.uniform_p": 1 / m.vocab, "model.params": m.params,
+      "model.heads": m.n_heads, "model.steps": (m.meta || {}).step, // the training steps the model file records
       "model.heldout": () => heldoutText(m.meta || {}) }) };
   } },
   { id: "ch1-fixed", run: async (call) => ({ live: pre("ch1", await call("ch1_prose_fixed")) }) },

@@ -36,13 +36,15 @@ rng = random.Random(0)
 for T, k, tp in [(0.5, 0, 1.0), (1.0, 0, 1.0), (2.0, 0, 1.0), (1.0, 3, 1.0), (1.0, 0, 0.85)]:
     p = probs(T)
     kept = survivors(p, k, tp)
-    w = [p[i] if i in kept else 0.0 for i in range(len(p))]
+    kept_mass = sum(p[i] for i in kept)
+    q = [p[i] / kept_mass if i in kept else 0.0 for i in range(len(p))]  # after the filters
     counts = [0] * len(words)
     for _ in range(10_000):
-        counts[rng.choices(range(len(words)), weights=w)[0]] += 1
+        counts[rng.choices(range(len(words)), weights=q)[0]] += 1
     print(f"T={T} top_k={k}: top_p={tp}, {len(kept)} of {len(words)} words survive")
-    print("  probability:", " ".join(f"{a}={b:.3f}" for a, b in zip(words, p)))
-    print("  10,000 draws:", " ".join(f"{a}={c}" for a, c in zip(words, counts)))
+    print("  probability:  ", " ".join(f"{a}={b:.3f}" for a, b in zip(words, p)))
+    print("  after filters:", " ".join(f"{a}={b:.3f}" for a, b in zip(words, q)))
+    print("  10,000 draws: ", " ".join(f"{a}={c}" for a, c in zip(words, counts)))
 `;
 
 // opts: id (prefix of the element ids), starter (the code it starts with), title (a text key).
