@@ -84,8 +84,9 @@ const CH2 = Object.fromEntries(Object.entries({
   "bits.heldout_delta.group32.3": "dnats", "bits.heldout_delta.row.4": "dnats", "bits.heldout_delta.row.3": "dnats",
   "bits.heldout_delta.matrix.3": "dnats", "bits.heldout_delta.group32.2": "dnats", "bits.heldout_delta.row.2": "dnats",
 }).map(([k, kind]) => [k, f2[kind]]));
-// the cache over the weights, near 1 for our model: two decimals ("1.05 times"), never a bare "1 times"
-CH2["kv.cache_over_weights"] = (x) => t("w2.fmt.times", { n: { num: x, text: fixed(x, 2) } });
+// the cache over the weights at full context, near 1 for our model: a plain ratio with two decimals
+// ("1.05"), never a bare "1 times"
+CH2["kv.cache_over_weights"] = (x) => fixed(x, 2);
 const CH3 = {
   "pb-params-b": f3.trim(1), "pb-weights-gb": f3.trim(1), "pb-gpu-tbps": f3.trim(2), "pb-gpu-tflops": f3.int,
   "pb-read-ms": f3.fix(1), "pb-math1-us": f3.fix(0), "pb-math5-us": f3.fix(0), "pb-idle-pct": f3.pct(1),
