@@ -60,7 +60,6 @@ const CH2 = Object.fromEntries(Object.entries({
   "kv.macs_ratio": "times", "kv.pass_ratio": "times", "kv.time_ratio": "times", "kv.last_t": "int",
   "kv.last_step_attn_macs": "int",
   "kv.bytes_per_token": "bytes", "kv.bytes_full_context": "bytes", "kv.weights_bytes": "bytes",
-  "kv.cache_over_weights": "times",
   "q8.example_row_max": "w", "q8.example_scale": "w", "q8.example_bound": "w", "q8.example_float32_bytes": "bytes",
   "q8.example_int8_bytes": "bytes", "q8.example_scale_bytes": "bytes", "q8.n_matrices": "int",
   "q8.matrix_float32_bytes": "bytes", "q8.int8_bytes": "bytes", "q8.scale_bytes": "bytes", "q8.vector_bytes": "bytes",
@@ -86,6 +85,9 @@ const CH2 = Object.fromEntries(Object.entries({
   "bits.heldout_delta.group32.3": "dnats", "bits.heldout_delta.row.4": "dnats", "bits.heldout_delta.row.3": "dnats",
   "bits.heldout_delta.matrix.3": "dnats", "bits.heldout_delta.group32.2": "dnats", "bits.heldout_delta.row.2": "dnats",
 }).map(([k, kind]) => [k, f2[kind]]));
+// the cache over the weights at full context, near 1 for our model: a plain ratio with two decimals
+// ("1.05"), never a bare "1 times"
+CH2["kv.cache_over_weights"] = (x) => fixed(x, 2);
 const CH3 = {
   "pb-params-b": f3.trim(1), "pb-weights-gb": f3.trim(1), "pb-gpu-tbps": f3.trim(2), "pb-gpu-tflops": f3.int,
   "pb-read-ms": f3.fix(1), "pb-math1-us": f3.fix(0), "pb-math5-us": f3.fix(0), "pb-idle-pct": f3.pct(1),
@@ -207,7 +209,9 @@ function factsKeys(r) {
   const c = r.cfg, k = r.cost, kv = r.kv, q = r.q8, e = q.example, b = r.bits, h = r.heldout;
   const crossover = { key: kv.crossover_tokens <= c.context ? "w2.live.crossover" : "w2.live.crossover_never",
     args: { n: kv.crossover_tokens } };
-  const vs = { key: kv.cache_over_weights > 1 ? "w2.live.larger" : kv.cache_over_weights < 1 ? "w2.live.smaller" : "w2.live.same_size" };
+  // within 10 % of the weights the cache is "about the same size"; otherwise larger or smaller
+  const vs = { key: Math.abs(kv.cache_over_weights - 1) < 0.1 ? "w2.live.same_size"
+    : kv.cache_over_weights > 1 ? "w2.live.larger" : "w2.live.smaller" };
   const out = {
     "cfg.n_layers": c.n_layers, "cfg.d_model": c.d_model, "cfg.n_heads": c.n_heads, "cfg.d_ff": c.d_ff,
     "cfg.vocab": c.vocab, "cfg.context": c.context, "cfg.kv_vectors_per_token": c.kv_vectors_per_token,
