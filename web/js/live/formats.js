@@ -172,3 +172,11 @@ export const f3 = {
 
 // a value in words: a text key and its arguments (rendered in the reader's language when shown)
 export const words = (key, args = {}) => ({ key, args });
+
+// One rule for "larger than / about the same size as / smaller than" between two sizes (the KV
+// cache against the weights, in the prose and in the race's readout): within 10 % is the same size.
+export const SAME_SIZE_WITHIN = 0.1;
+export function sizeComparison(ratio) {
+  if (Math.abs(ratio - 1) < SAME_SIZE_WITHIN) return "w2.live.same_size";
+  return ratio > 1 ? "w2.live.larger" : "w2.live.smaller";
+}

@@ -19,7 +19,7 @@ import { passBudget } from "../hardware.js";
 import * as ex from "./examples.js";
 import {
   bad, f2, f3, shape, millions, tok, toks, depthList, numberList, fmtPct, fmtTimes, fmtBig, fmtCount, fmtEff,
-  fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance,
+  fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance, sizeComparison,
 } from "./formats.js";
 
 // ---- formats -------------------------------------------------------------------------------------
@@ -28,15 +28,14 @@ const CH1 = {
   "model.vocab": fmtCount, "model.layers": fmtCount, "model.context": fmtCount, "model.keep": fmtCount,
   "model.window": fmtCount, "model.uniform_p": fmtPct, "model.params": millions(1), "model.heads": fmtCount,
   "model.steps": fmtCount,
-  "cur.P": fmtCount, "head.top1_tok": tok, "head.top2_tok": tok, "head.top1_p": fmtPct, "head.top2_p": fmtPct,
+  "head.top1_tok": tok, "head.top2_tok": tok, "head.top1_p": fmtPct, "head.top2_p": fmtPct,
   "head.n_over1pct": fmtCount, "head.mass_over1pct": fmtPct, "head.crumbs_n": fmtCount, "head.crumbs_mass": fmtPct,
   "head.last_p": fmtPct, "head.top_over_last": fmtBig, "tail.beyond40": fmtPct, "tail.never200": fmtChance,
   "temp.dz": two, "temp.ratio_t1": fmtTimes, "temp.ratio_t05": fmtTimes, "temp.ratio_t2": fmtTimes,
   "temp.pa_t05": fmtPct, "temp.pb_t05": fmtPct, "temp.pa_t2": fmtPct, "temp.pb_t2": fmtPct,
   "ent.H_t1": fmtNats, "ent.eff_t1": fmtEff, "ent.eff_t03": fmtEff, "ent.top1_t03": fmtPct, "ent.eff_t15": fmtEff,
   "ent.top1_t15": fmtPct, "topp.kstar95_cur": fmtCount, "minp.thr10_cur": fmtPct, "minp.kept10_cur": fmtCount,
-  "order.surv_ours": fmtCount, "order.surv_last": fmtCount, "loop.naive_positions": fmtCount,
-  "loop.cached_positions": fmtCount,
+  "order.surv_ours": fmtCount, "order.surv_last": fmtCount,
   "rng.tok1": tok, "rng.tok2": tok, "rng.tok3": tok, "rng.int1": fmtInterval, "rng.int2": fmtInterval,
   "rng.int3": fmtInterval, "rng.seed": String, "rng.index": fmtCount, "rng.u": fmtFixed(4), "rng.pick": tok,
   "topk.one_tok": tok, "topk.one_p": fmtPct, "topk.one_rest40": fmtPct, "topk.one_kstar95": fmtCount,
@@ -209,9 +208,7 @@ function factsKeys(r) {
   const c = r.cfg, k = r.cost, kv = r.kv, q = r.q8, e = q.example, b = r.bits, h = r.heldout;
   const crossover = { key: kv.crossover_tokens <= c.context ? "w2.live.crossover" : "w2.live.crossover_never",
     args: { n: kv.crossover_tokens } };
-  // within 10 % of the weights the cache is "about the same size"; otherwise larger or smaller
-  const vs = { key: Math.abs(kv.cache_over_weights - 1) < 0.1 ? "w2.live.same_size"
-    : kv.cache_over_weights > 1 ? "w2.live.larger" : "w2.live.smaller" };
+  const vs = { key: sizeComparison(kv.cache_over_weights) }; // formats.js: within 10 % is "about the same size"
   const out = {
     "cfg.n_layers": c.n_layers, "cfg.d_model": c.d_model, "cfg.n_heads": c.n_heads, "cfg.d_ff": c.d_ff,
     "cfg.vocab": c.vocab, "cfg.context": c.context, "cfg.kv_vectors_per_token": c.kv_vectors_per_token,

@@ -7,7 +7,7 @@ import { call } from "../engine.js";
 import { el, fmt, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
 import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
-import { f2, whole } from "../live/formats.js";
+import { f2, whole, sizeComparison } from "../live/formats.js";
 import { KV_RACE } from "../live/examples.js";
 
 export function mountKvRace(root) {
@@ -36,7 +36,7 @@ export function mountKvRace(root) {
     const verdict = r.same_work ? t("w2.kv.same_work", { P })
       : t("w2.kv.gain", { saved: wo.passes - w.passes, pass_ratio: f2.times(wo.passes / w.passes),
         macs_ratio: f2.times(wo.macs / w.macs), time_ratio: f2.times(wo.ms / w.ms) });
-    const vs = r.kv_bytes_full_context > r.weights_bytes ? "w2.live.larger" : r.kv_bytes_full_context < r.weights_bytes ? "w2.live.smaller" : "w2.live.same_size";
+    const vs = sizeComparison(r.kv_bytes_full_context / r.weights_bytes);
     mem.replaceChildren(el("div", { id: "kv-verdict", text: t("w2.kv.same_text", { same: t(r.same_output ? "w2.kv.yes" : "w2.kv.no"), P, verdict }) }),
       el("div", { id: "kv-memline", text: t("w2.kv.mem", { per_token: f2.bytes(r.kv_bytes_per_token), layers: r.n_layers,
         d: r.d_model, full: f2.bytes(r.kv_bytes_full_context), context: { num: r.context, text: whole(r.context) }, vs: t(vs),
