@@ -121,3 +121,18 @@ def test_no_chapter_says_the_opening_promise_wrong(lang):
     """The dek promises computed numbers; it must also say that a few are cited or invented."""
     dek = TEXT[lang]["page.dek"]
     assert "H100" in dek and "Llama 2" in dek
+
+
+@pytest.mark.parametrize("lang", texts.LANGS)
+def test_the_first_screen_shows_a_story_the_model_wrote_when_the_page_was_built(lang):
+    """The opening figure reads at first paint: the built page holds the model's first story,
+    token by token in the probability bands (the registry's "opening" source); the live figure goes on
+    from the next seed once the engine runs."""
+    from decodelab_tools import firstpaint
+
+    html = (WEB / firstpaint.page_name(lang)).read_text(encoding="utf-8")
+    m = re.search(r'<div class="live" data-live="fig.story">(.*?)</div>', html, re.S)
+    assert m, "the opening figure has no built story"
+    bands = re.findall(r'<span class="tok-p([0-4])">', m.group(1))
+    assert len(bands) >= 20 and len(set(bands)) >= 3, bands  # a real story spans several bands
+    assert m.group(1).startswith('<span class="story-prompt">')

@@ -23,7 +23,7 @@ def result():
 
 
 def spans(html: str) -> list[tuple[str, str]]:
-    return [(m.group(2), m.group(3)) for m in firstpaint.SPAN.finditer(html)]
+    return [(m.group("key"), m.group("body")) for m in firstpaint.SPAN.finditer(html)]
 
 
 @pytest.mark.parametrize("lang", texts.LANGS)

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from . import texts
 
-# <span … data-live="KEY" …>…</span>: the text files write every live number this way
-SPAN = re.compile(r'(<span\b[^>]*\bdata-live="([^"]+)"[^>]*>)(.*?)(</span>)', re.S)
+# <span … data-live="KEY" …>…</span>: the text files write every live number this way (a <div>
+# for a live value that holds spans of its own: the opening figure's story)
+SPAN = re.compile(r'(?P<open><(?P<tag>span|div)\b[^>]*\bdata-live="(?P<key>[^"]+)"[^>]*>)(?P<body>.*?)(?P<close></(?P=tag)>)', re.S)
 PAGE = "page.html"  # the template: web/index.html (en), index.ru.html and index.vi.html are built from it
 
 
@@ -70,11 +71,11 @@ class MissingNumber(ValueError):
 def fill_text(value: str, nums: dict[str, str], when: dict[str, bool], where: str) -> str:
     """One text with its live spans filled and its conditional parts shown or hidden."""
     def span(m):
-        key = m.group(2)
+        key = m.group("key")
         if key not in nums:
             raise MissingNumber(f"{where} shows data-live=\"{key}\", which no source of web/js/live/registry.js "
                                 f"computes and no widget there measures")
-        return m.group(1) + nums[key] + m.group(4)
+        return m.group("open") + nums[key] + m.group("close")
 
     value = SPAN.sub(span, value)
     for cond, shown in when.items():

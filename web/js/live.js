@@ -7,7 +7,7 @@
 import { call } from "./engine.js";
 import { onLang, t } from "./i18n.js";
 import { el } from "./ui.js";
-import { tokenLabel } from "./live/formats.js";
+import { tokenLabel, storyBand } from "./live/formats.js";
 import { render, SOURCES, isPanelKey } from "./live/registry.js";
 
 const kept = {}; // key -> the latest value this page was given (tests read window.__live.values)
@@ -22,6 +22,8 @@ function show(node, key, v) {
       parts.push(el("code", { class: "tok-code", text: tokenLabel(tx) }));
     });
     node.replaceChildren(...parts);
+  } else if (r && typeof r === "object" && Array.isArray(r.story)) { // the prompt, then tokens coloured by p
+    node.replaceChildren(...r.story.map(({ text, p }) => el("span", { class: p == null ? "story-prompt" : `tok-p${storyBand(p)}`, text })));
   } else {
     node.textContent = r;
   }

@@ -22,7 +22,7 @@ const job = JSON.parse(readFileSync(jobPath, "utf8"));
 const web = (p) => pathToFileURL(join(job.web, p)).href;
 const i18n = await import(web("js/i18n.js"));
 const registry = await import(web("js/live/registry.js"));
-const { tokenLabel } = await import(web("js/live/formats.js"));
+const { tokenLabel, storyBand } = await import(web("js/live/formats.js"));
 
 // ---- the endpoints, one call at a time over the server's stdin/stdout ----------------------------
 const server = spawn(job.python[0], job.python.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
@@ -70,6 +70,9 @@ function html(r) {
   if (r && typeof r === "object" && Array.isArray(r.tokens)) {
     return r.tokens.map((tx, i) => (i ? escapeHtml(i === r.tokens.length - 1 ? i18n.t("fmt.list_and") : i18n.t("fmt.list_comma")) : "")
       + `<code class="tok-code">${escapeHtml(tokenLabel(tx))}</code>`).join("");
+  }
+  if (r && typeof r === "object" && Array.isArray(r.story)) { // the opening figure's story, as live.js draws it
+    return r.story.map(({ text, p }) => `<span class="${p == null ? "story-prompt" : `tok-p${storyBand(p)}`}">${escapeHtml(text)}</span>`).join("");
   }
   return escapeHtml(r);
 }

@@ -1,17 +1,16 @@
 // The opening figure: the model writing a story at the top of the page, a few tokens a second,
 // each token coloured by the probability it had when it was drawn (fig_story: the page's default
-// sampling). It starts only after the sampler panel has shown its first distribution (it must
+// sampling). The first story (seed FIGURES.story.seed) was written when the page was built and is
+// in the HTML (the registry's "opening" source); the live ones go on from the next seed. It starts only after the sampler panel has shown its first distribution (it must
 // cost the page's start nothing), writes only while on screen and the tab is visible, and can be
 // paused; with less motion asked for, each story appears whole.
 import { call, on } from "../engine.js";
 import { el, showError } from "../ui.js";
 import { t } from "../i18n.js";
-import { fmtPct } from "../live/formats.js";
+import { fmtPct, storyBand } from "../live/formats.js";
 import { FIGURES } from "../live/examples.js";
 import { reducedMotion } from "./svg.js";
 
-const BANDS = [0.8, 0.5, 0.2, 0.05]; // p at or above each: classes p4 .. p1; below the last: p0
-export const band = (p) => 4 - BANDS.filter((b) => p < b).length;
 const PAUSE_BETWEEN_MS = 4000;
 
 export function mountOpening(root) {
@@ -25,7 +24,7 @@ export function mountOpening(root) {
   const status = el("p", { class: "hint status", "aria-live": "polite" });
   root.append(status);
 
-  let seed = FIGURES.story.seed, tokens = [], shown = 0, timer = null, paused = false, onScreen = true, started = false;
+  let seed = FIGURES.story.seed + 1, tokens = [], shown = 0, timer = null, paused = false, onScreen = true, started = false;
   let waiting = null;
 
   const setPause = (p) => {
@@ -37,7 +36,7 @@ export function mountOpening(root) {
   };
   function addToken(i) {
     const { text, p } = tokens[i];
-    story.append(el("span", { class: `tok-p${band(p)}`, title: t("fig.open.p", { p: fmtPct(p) }), text }));
+    story.append(el("span", { class: `tok-p${storyBand(p)}`, title: t("fig.open.p", { p: fmtPct(p) }), text }));
   }
   function tick() {
     clearTimeout(timer);

@@ -180,3 +180,11 @@ export function sizeComparison(ratio) {
   if (Math.abs(ratio - 1) < SAME_SIZE_WITHIN) return "w2.live.same_size";
   return ratio > 1 ? "w2.live.larger" : "w2.live.smaller";
 }
+
+// A story coloured by how likely each token was when drawn (the opening figure): the bands of p,
+// at or above each edge the classes tok-p4 .. tok-p1, below the last tok-p0. One rule for the
+// built page (node/firstpaint.mjs), the page's live.js and the figure itself (diagrams/opening.js).
+export const STORY_BANDS = [0.8, 0.5, 0.2, 0.05];
+export const storyBand = (p) => 4 - STORY_BANDS.filter((b) => p < b).length;
+// the registry's format for a story: {story: [{text, p}]} as it is (live.js and the build draw it)
+export const story = (v) => v;

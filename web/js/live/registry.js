@@ -19,7 +19,7 @@ import { passBudget } from "../hardware.js";
 import * as ex from "./examples.js";
 import {
   bad, f2, f3, shape, millions, tok, toks, depthList, numberList, fmtPct, fmtTimes, fmtBig, fmtCount, fmtEff,
-  fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance, sizeComparison,
+  fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance, sizeComparison, story,
 } from "./formats.js";
 
 // ---- formats -------------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ const CH3 = {
   "ls-speedup-range": f3.range(2), "ls-speedup-mid": f3.range(2),
 };
 const prefix = (ch, o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`${ch}.${k}`, v]));
-export const FORMATS = { ...prefix("ch1", CH1), ...prefix("ch2", CH2), ...prefix("ch3", CH3) };
+export const FORMATS = { ...prefix("ch1", CH1), ...prefix("ch2", CH2), ...prefix("ch3", CH3), "fig.story": story };
 // a number without a format of its own: ch3's with two decimals, the others as they are
 const DEFAULT_FORMAT = { ch1: (x) => plain(x), ch2: (x) => plain(x), ch3: f3.fix(2) };
 
@@ -120,8 +120,8 @@ const NONE = {
   "ch1.rng.u": "w1.live.no_u",
 };
 
-// One value as the reader reads it, in the current language: a string (text), or {tokens} for
-// tokens in running text. A value is a number (in its key's format), words by key ({key, args}),
+// One value as the reader reads it, in the current language: a string (text), {tokens} for
+// tokens in running text, or {story} for the opening figure's coloured story. A value is a number (in its key's format), words by key ({key, args}),
 // a function that renders words, a string (the model's text, shown as it is), or null ("–").
 export function render(key, v) {
   if (bad(v)) return NONE[key] ? t(NONE[key]) : "–";
@@ -261,6 +261,13 @@ function factsKeys(r) {
 // hides the prose that only makes sense with a result (data-needs="heldout", data-only="kv-gain").
 const pre = (ch, o) => prefix(ch, o);
 export const SOURCES = [
+  // the opening figure's first story, written by the model when the page was built (the figure
+  // goes on writing new ones live); it is text, not a number, but it is computed like one
+  { id: "opening", run: async (call) => {
+    const { prompt, n, seed } = ex.FIGURES.story;
+    const r = await call("fig_story", { prompt, n, seed });
+    return { live: { "fig.story": { story: [{ text: r.prompt, p: null }, ...r.texts.map((text, i) => ({ text, p: r.p[i] }))] } } };
+  } },
   { id: "model", run: async (call) => {
     const m = (await call("models_info")).main;
     return { live: pre("ch1", { "model.vocab": m.vocab, "model.layers": m.n_layers, "model.context": m.context,
