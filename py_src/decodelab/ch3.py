@@ -213,7 +213,7 @@ def ch3_prose(defaults: dict, presets: dict, pair: dict) -> dict:
     if names:
         out["sr-reject-first-share"] = 1 - (r["accept"][0] if r["accept"][0] is not None else 1)
     main = _model_figures(session().engine("main"))
-    out.update({"params": main["params"], "main-weights-mb": main["weights_bytes"] / 1e6,
+    out.update({"params": main["params"], "main-weights-mib": main["weights_bytes"] / 2 ** 20,
                 "main-macs-per-token": main["macs_per_token"], "main-weights-bytes": main["weights_bytes"]})
     return out
 
@@ -224,5 +224,5 @@ def ch3_draft_prose() -> dict:
     loads the draft only when something first needs it (this call, when chapter 3 comes near)."""
     main = _model_figures(session().engine("main"))
     d = _model_figures(session().engine("draft"))
-    return {"draft-params": d["params"], "draft-weights-mb": d["weights_bytes"] / 1e6,
+    return {"draft-params": d["params"], "draft-weights-mib": d["weights_bytes"] / 2 ** 20,
             "draft-size-ratio": d["weights_bytes"] / main["weights_bytes"]}

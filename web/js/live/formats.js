@@ -126,7 +126,8 @@ export const f2 = {
   pct: (x) => { const p = 100 * x; return t("fmt.pct", { x: p >= 10 ? fixed(p, 0) : p >= 1 ? fixed(p, 1) : sig(p, 2) }); },
   nats: (x) => fixed(x, 3),
   dnats: (x) => `${x < 0 ? "\u2212" : "+"}${f2.nats_abs(x)}`,
-  nats_abs: (x) => (Math.abs(x) >= 0.01 ? fixed(Math.abs(x), 3) : fixed(Math.abs(x), 4)),
+  // below 0.0001 two significant digits: a difference of 0.00001 is not "0.0000" (nor "−0.0000")
+  nats_abs: (x) => (Math.abs(x) >= 0.01 ? fixed(Math.abs(x), 3) : Math.abs(x) >= 1e-4 ? fixed(Math.abs(x), 4) : sig(Math.abs(x), 2)),
   w: (x) => sig(x, 3),
   parts: (e) => {
     if (e === 0) return t("w2.fmt.parts_none");
