@@ -39,19 +39,39 @@ int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t
 
     /* exact top-N by a size-N min-heap, then heap-sorted into descending rank order */
     if (top_n > n) top_n = n;
-    int32_t k = 0;
-    for (int32_t i = 0; i < n; i++) {
-        float v = z[i];
-        if (k < top_n) {
-            top_vals[k] = v;
-            top_ids[k] = i;
-            k++;
-            if (k == top_n)
-                for (int32_t h = k / 2 - 1; h >= 0; h--) sift_down(top_vals, top_ids, k, h);
-        } else if (top_n > 0 && above(v, i, top_vals[0], top_ids[0])) {
-            top_vals[0] = v;
-            top_ids[0] = i;
-            sift_down(top_vals, top_ids, k, 0);
+    if (top_n < 0) top_n = 0;
+    int32_t k = 0, i = 0;
+    for (; i < top_n; i++) { /* the first N fill the heap */
+        top_vals[k] = z[i];
+        top_ids[k] = i;
+        k++;
+    }
+    if (k == top_n && k > 0)
+        for (int32_t h = k / 2 - 1; h >= 0; h--) sift_down(top_vals, top_ids, k, h);
+    if (top_n > 0) {
+        /* The rest, four at a time: most logits rank below the weakest kept one (the root), and a
+         * four-lane compare skips them without a branch each. Every kept id is lower than i, so a
+         * logit equal to the root never ranks above it: "v > root" is the whole test here, and
+         * the heap ends exactly as the one-by-one loop (above()) would leave it. */
+        int32_t n4 = top_n + ((n - top_n) & ~3);
+        for (; i < n4; i += 4) {
+            dl_f4 v = *(const dl_f4u *)(z + i);
+            dl_i4 gt = v > dl_splat(top_vals[0]);
+            if (!(gt[0] | gt[1] | gt[2] | gt[3])) continue;
+            for (int32_t j = i; j < i + 4; j++) {
+                if (above(z[j], j, top_vals[0], top_ids[0])) {
+                    top_vals[0] = z[j];
+                    top_ids[0] = j;
+                    sift_down(top_vals, top_ids, k, 0);
+                }
+            }
+        }
+        for (; i < n; i++) {
+            if (above(z[i], i, top_vals[0], top_ids[0])) {
+                top_vals[0] = z[i];
+                top_ids[0] = i;
+                sift_down(top_vals, top_ids, k, 0);
+            }
         }
     }
     if (k < top_n || k == n)

@@ -354,3 +354,35 @@ def test_every_setting_belongs_to_one_declared_step():
         st = sample_step(ListLogits(z), [], make_settings(**{"temperature": 1.0, "top_p": 1.0, field: value}), None, head_size=300)
         kept = [i for i, _, q in st.head if q > 0]
         assert kept == ranked[:len(kept)] and 0 < len(kept) < 300, field
+
+
+@pytest.mark.parametrize("top_n", [1, 3, 64, 130, 4093])
+def test_kernel_top_n_is_exact_with_ties_and_any_tail(model, top_n):
+    """dl_logits_prepare skips four logits at a time that cannot beat the weakest kept one: the
+    top-N (ids and values, ties to the lower id) is still exactly the sorted order's, with heavy
+    ties (values on a coarse grid) and lengths that leave a tail after the groups of four."""
+    import random
+    from array import array
+
+    from decodelab.engine import KernelLogits
+
+    rng = random.Random(top_n)
+    for n in (model.vocab, model.vocab - 3):
+        vals = array("f", [rng.randrange(-40, 40) / 4 for _ in range(n)])
+        ptr = model.k.alloc(4 * n)
+        model.k.put(ptr, vals)
+        src = KernelLogits(model.k, n, ptr)
+        ids, got, *_ = src.prepare(1.0, {}, min(top_n, n))
+        want_ids, want_vals, *_ = ListLogits(vals).prepare(1.0, {}, min(top_n, n))
+        assert list(ids) == list(want_ids) and list(got) == list(want_vals)
+
+
+def test_random_is_two_next_u32_written_out():
+    """Rng.random inlines two next_u32 steps (a method call per draw costs in Pyodide): the same
+    53 bits, and the stream continues identically."""
+    for seed in (0, 7, 2 ** 32 - 1):
+        a, b = Rng(seed), Rng(seed)
+        for _ in range(2000):
+            hi, lo = b.next_u32() >> 5, b.next_u32() >> 6
+            assert a.random() == (hi * 67108864.0 + lo) / 9007199254740992.0
+        assert a.next_u32() == b.next_u32()
