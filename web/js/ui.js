@@ -108,10 +108,17 @@ export function typesetAll(root, { onScreen = false } = {}) {
   if (!mathObserver || mathObserver.rootMargin.split(" ")[0] !== margin.split(" ")[0]) {
     if (mathObserver) mathObserver.disconnect();
     mathObserver = new IntersectionObserver((entries, obs) => {
-      for (const en of entries) if (en.isIntersecting) { obs.unobserve(en.target); renderMath(en.target); }
+      for (const en of entries) {
+        if (!en.isIntersecting) continue;
+        obs.unobserve(en.target);
+        // a closed aside is watched as a whole (its content is not laid out): its formulas are
+        // typeset as the aside comes near, so they are ready when the reader opens it
+        if (en.target.tagName === "DETAILS") en.target.querySelectorAll(".math, .math-block").forEach((m) => { if (!m.dataset.tex) renderMath(m); });
+        else renderMath(en.target);
+      }
     }, { rootMargin: margin });
   } else if (root === document) mathObserver.disconnect();
-  nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n); });
+  nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n.closest("details") || n); });
 }
 
 // a formula made by a widget (its numbers change): shown as TeX source until KaTeX is in
