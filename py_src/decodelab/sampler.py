@@ -120,23 +120,9 @@ class Rng:
         return r
 
     def random(self) -> float:
-        """Uniform in [0, 1) with 53 random bits: the top 27 bits of one next_u32 and the top 26
-        of the next, as a * 2**26 + b over 2**53. The two steps are next_u32's, written out here
-        (the same operations in the same order; a method call costs a microsecond in Pyodide, and
-        this runs every token); tests/test_sampler.py checks the two agree."""
-        s, M = self.s, self.M
-        x = 0.0
-        for drop, weight in ((5, 67108864.0), (6, 1.0)):
-            r = (s[1] * 5) & M
-            x += ((((r << 7 | r >> 25) & M) * 9 & M) >> drop) * weight  # exact: below 2**53
-            t = (s[1] << 9) & M
-            s[2] ^= s[0]
-            s[3] ^= s[1]
-            s[1] ^= s[2]
-            s[0] ^= s[3]
-            s[2] ^= t
-            s[3] = (s[3] << 11 | s[3] >> 21) & M
-        return x / 9007199254740992.0
+        """Uniform in [0, 1) with 53 random bits."""
+        a, b = self.next_u32() >> 5, self.next_u32() >> 6
+        return (a * 67108864.0 + b) / 9007199254740992.0
 
 
 # ---- logit sources -----------------------------------------------------------------------------
