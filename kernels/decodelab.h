@@ -51,7 +51,7 @@
 /* 0 for the scalar build, 1 with wasm SIMD (or a native SIMD target), 2 with wasm SIMD and the
  * relaxed-SIMD dot product (i32x4.relaxed_dot_i8x16_i7x16_add_s) in the fast path. */
 int32_t dl_simd_enabled(void);
-/* ABI version; bumped whenever a signature here changes or an export is added (7: dl_bench_read). */
+/* ABI version; bumped whenever a signature here changes or an export is added (8: dl_logits_sample, dl_exp_f64). */
 int32_t dl_abi_version(void);
 /* Allocate n bytes (16-byte aligned, zeroed). Returns 0 on failure. */
 void *dl_alloc(uint32_t n);
@@ -137,7 +137,7 @@ int32_t dl_model_restore(Model *m);
 #define DL_MATRIX_INFO_WORDS 4
 int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
 
-/* ---- sampler reductions (logits.c) ----------------------------------------------------------
+/* ---- the sampler's reductions and one-call draw (logits.c) --------------------------------
  * Over n logits z with n_over of them replaced (over_ids[j] -> over_vals[j]; the repetition
  * penalty's values), using scratch space (`scratch`: n floats; top_ids, top_vals: n each):
  *   - with s_i = z_i * inv_t: out[0] = M = max s_i, out[1] = Z = sum exp(s_i - M),
@@ -152,6 +152,24 @@ int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
 int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t *over_ids,
                           const float *over_vals, int32_t n_over, float *scratch, int32_t top_n,
                           int32_t *top_ids, float *top_vals, double *out);
+
+/* One sampling step in one call, for the generation loop: the token sampler.py's _filter and
+ * _draw would pick (temperature first, then top-k when top_k > 0, top-p when top_p < 1, min-p
+ * when min_p > 0; u in [0, 1) from the page's seeded generator), computed with the same double
+ * operations in the same order, or DL_SAMPLE_UNDECIDED when a comparison that decides it falls
+ * within the two exponentials' possible difference (then Python decides; logits.c explains).
+ * `work` is one block of DL_SAMPLE_WORK_BYTES(n) bytes per logit source, zeroed at first:
+ *   bytes [0, DL_SAMPLE_WORK_HEADER): the kernel's own note of how many candidates to fetch;
+ *   then DL_SAMPLE_MAX_OVER int32 ids and DL_SAMPLE_MAX_OVER float32 values: the penalty's
+ *   n_over replaced logits, written by the host; the rest is the kernel's scratch space. */
+#define DL_SAMPLE_UNDECIDED (-1)
+#define DL_SAMPLE_WORK_HEADER 16
+#define DL_SAMPLE_MAX_OVER 1024
+#define DL_SAMPLE_WORK_BYTES(n) (DL_SAMPLE_WORK_HEADER + 8 * DL_SAMPLE_MAX_OVER + 12 * (n) + 4 * ((n) & 1) + 16 * (n))
+int32_t dl_logits_sample(const float *z, int32_t n, uint8_t *work, int32_t n_over, double inv_t, int32_t top_k,
+                         double top_p, double min_p, double u);
+/* e^x in double as dl_logits_sample computes it (exported so that tests can measure it). */
+double dl_exp_f64(double x);
 
 /* The index of the largest of n values, the lowest index on ties (greedy without a penalty). */
 int32_t dl_logits_argmax(const float *z, int32_t n);

@@ -74,3 +74,17 @@ def test_every_function_in_the_header_is_exported_and_nothing_else():
         mod = wasmtime.Module.from_file(wasmtime.Engine(cfg), str(web / f"{name}.wasm"))
         funcs = {e.name for e in mod.exports if isinstance(e.type, wasmtime.FuncType)}
         assert funcs == declared, (name, sorted(funcs ^ declared))
+
+
+def test_the_sample_work_block_is_the_same_in_c_and_python():
+    """dl_logits_sample's work block: its size rule, header and the penalty's slots, as
+    kernel.py computes them, against the header's macros."""
+    assert kernel.SAMPLE_WORK_HEADER == define("DL_SAMPLE_WORK_HEADER")
+    assert kernel.SAMPLE_MAX_OVER == define("DL_SAMPLE_MAX_OVER")
+    assert re.search(r"#define DL_SAMPLE_UNDECIDED \((-?\d+)\)", HEADER).group(1) == str(kernel.SAMPLE_UNDECIDED)
+    rule = re.search(r"#define DL_SAMPLE_WORK_BYTES\(n\) (.*)", HEADER).group(1)
+    rule = rule.replace("DL_SAMPLE_WORK_HEADER", str(define("DL_SAMPLE_WORK_HEADER")))
+    rule = rule.replace("DL_SAMPLE_MAX_OVER", str(define("DL_SAMPLE_MAX_OVER")))
+    assert re.fullmatch(r"[\d\s()+*&n]+", rule), rule  # plain arithmetic on n, the same in Python
+    for n in (1, 2, 7, 4096, 50257):
+        assert kernel.sample_work_bytes(n) == eval(rule, {"n": n})

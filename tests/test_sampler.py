@@ -386,3 +386,119 @@ def test_random_is_two_next_u32():
             hi, lo = b.next_u32() >> 5, b.next_u32() >> 6
             assert a.random() == (hi * 67108864.0 + lo) / 9007199254740992.0
         assert a.next_u32() == b.next_u32()
+
+
+def _exact_path_token(src, history, s, u):
+    """The sampler's own computation of a step (_filter, _draw), never asking the source to draw."""
+    from decodelab import sampler as S
+
+    over = S.RepetitionPenalty.overrides(src, history, s)
+    _, filtering, temp_last, *_ = S._plan(s)
+    c = S._filter(src, over, s, u, False)
+    return c.ids[S._draw(c, s, u, filtering, temp_last)[0]]
+
+
+def _logits(rng, shape: str, n: int) -> list:
+    if shape == "peaked":  # one token far ahead, as after "Once upon a"
+        z = [rng.gauss(0, 2) for _ in range(n)]
+        z[rng.randrange(n)] = 25.0
+    elif shape == "flat":  # hundreds of plausible tokens: cuts deep in the ranking, fetches past 64
+        z = [rng.gauss(0, 0.3) for _ in range(n)]
+    elif shape == "grid":  # values on a coarse grid: ~50 tokens tie at every value
+        z = [rng.randrange(-40, 40) / 4 for _ in range(n)]
+    else:
+        z = [rng.gauss(0, 3) for _ in range(n)]
+    return z
+
+
+@pytest.mark.parametrize("shape", ["model-like", "peaked", "flat", "grid"])
+def test_the_kernels_one_call_draw_is_the_exact_paths_token(kernel, shape):
+    """dl_logits_sample (the generation loop's one call) draws the token that the Python path
+    computes, for random settings of every cut it knows, penalty included, or declines (-1).
+    It may decline only where the answer rests on the last bits of a sum, as with exact ties at
+    a cut (the grid's ~50 equal logits can put a top-p target exactly on a running sum); then
+    sample_token takes the Python path, which costs time and nothing else."""
+    import random
+    from array import array
+
+    from decodelab import sampler as S
+    from decodelab.engine import KernelLogits
+
+    rng = random.Random(shape)
+    n = 4096
+    ptr = kernel.alloc(4 * n)
+    declined = 0
+    for trial in range(60):
+        vals = array("f", _logits(rng, shape, n))
+        kernel.put(ptr, vals)
+        src = KernelLogits(kernel, n, ptr, unpenalised=(0,)).bind(vals, ptr)
+        s = make_settings(temperature=rng.choice([0.3, 0.8, 1.0, 1.7, 5.0]), top_k=rng.choice([0, 0, 5, 50]),
+                          top_p=rng.choice([1.0, 0.95, 0.5, 0.99]), min_p=rng.choice([0.0, 0.0, 0.05, 0.3]),
+                          repetition_penalty=rng.choice([1.0, 1.3]))
+        history = [rng.randrange(n) for _ in range(rng.randrange(80))]
+        _, _, _, inv, _, quick = S._plan(s)
+        for _ in range(4):
+            u = rng.random()
+            want = _exact_path_token(src, history, s, u)
+            got = src.draw(inv, S.RepetitionPenalty.overrides(src, history, s), *quick, u)
+            assert got in (want, -1), (s, u)
+            declined += got == -1
+            assert sample_token(src, history, s, _FixedU(u)) == want
+    if shape != "grid":
+        assert declined == 0
+
+
+def test_an_exact_tie_at_a_cut_is_left_to_python(kernel):
+    """Two tokens tie at the top and top-k 2, top-p 0.5 puts the target exactly on the first
+    running sum (0.5 * (p + p) = p): the answer rests on the last bit, the kernel declines and
+    sample_token still returns the Python path's token (the first: cum >= target holds)."""
+    from array import array
+
+    from decodelab import sampler as S
+    from decodelab.engine import KernelLogits
+
+    n = 4096
+    vals = array("f", [5.0, 5.0] + [-3.0] * (n - 2))
+    ptr = kernel.alloc(4 * n)
+    kernel.put(ptr, vals)
+    src = KernelLogits(kernel, n, ptr).bind(vals, ptr)
+    s = make_settings(temperature=1.0, top_k=2, top_p=0.5)
+    assert src.draw(1.0, {}, *S._plan(s)[5], 0.9) == -1
+    assert sample_token(src, [], s, _FixedU(0.9)) == _exact_path_token(src, [], s, 0.9) == 0
+
+
+def test_the_one_call_draw_is_the_same_in_every_build(kernel, simd_kernel, scalar_kernel):
+    import random
+    from array import array
+
+    from decodelab.engine import KernelLogits
+
+    rng = random.Random(3)
+    n = 4096
+    vals = array("f", _logits(rng, "model-like", n))
+    draws = []
+    for k in (kernel, simd_kernel, scalar_kernel):
+        ptr = k.alloc(4 * n)
+        k.put(ptr, vals)
+        src = KernelLogits(k, n, ptr).bind(vals, ptr)
+        draws.append([src.draw(1 / t, {7: -3.0}, top_k, 0.9, 0.02, u / 97)
+                      for t in (0.5, 1.0, 2.0) for top_k in (0, 40) for u in range(97)])
+    assert draws[0] == draws[1] == draws[2] and -1 not in draws[0]
+
+
+def test_the_kernels_exp_is_within_a_unit_in_the_last_place_of_math_exp(kernel):
+    """The margins of dl_logits_sample assume its e^x within 1e-13 of math.exp's (relative,
+    logits.c DL_P_REL); measured here to 1e-15 over the range the sampler reaches, and within
+    1e-300 absolute where the results are subnormal."""
+    import random
+
+    rng = random.Random(0)
+    xs = [rng.uniform(-745.0, 0.0) for _ in range(20000)] + [rng.uniform(-2.0, 2.0) for _ in range(20000)]
+    xs += [0.0, -0.0, 1e-300, -1e-17, 700.0, -708.0, -744.9, -745.1]
+    for x in xs:
+        got, want = kernel.exp_f64(x), math.exp(x)
+        if want >= 2.2250738585072014e-308:
+            assert abs(got - want) <= 1e-15 * want, x
+        else:
+            assert abs(got - want) <= 1e-300, x
+    assert kernel.exp_f64(0.0) == 1.0 and kernel.exp_f64(-800.0) == 0.0 and math.isnan(kernel.exp_f64(math.nan))

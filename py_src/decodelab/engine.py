@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from .bundle import Bundle, read_bundle, tokenizer_from_bundle
 from .errors import InputError
-from .kernel import CONFIG_FIELDS, MATRIX_INFO_WORDS, PREPARE_HEADER_BYTES, Kernel, KernelError
+from .kernel import (CONFIG_FIELDS, MATRIX_INFO_WORDS, PREPARE_HEADER_BYTES, SAMPLE_MAX_OVER, SAMPLE_UNDECIDED,
+                     SAMPLE_WORK_HEADER, Kernel, KernelError, sample_work_bytes)
 from .sampler import LogitSource
 
 SCHEMES = {"row": 0, "matrix": 1, "group32": 2}
@@ -49,7 +50,7 @@ class Generation:
 class KernelLogits(LogitSource):
     """A sampler LogitSource over logits in kernel memory, with the O(vocab) work done by the kernel."""
 
-    MAX_OVERRIDES = 1024
+    MAX_OVERRIDES = SAMPLE_MAX_OVER
 
     def __init__(self, k: Kernel, vocab: int, ptr: int, unpenalised=()):
         super().__init__(vocab, unpenalised)
@@ -57,8 +58,11 @@ class KernelLogits(LogitSource):
         self.scratch = k.alloc(4 * vocab)
         self.top_ids = k.alloc(4 * vocab)
         self.top_vals = k.alloc(4 * vocab)
-        self.over_ids = k.alloc(4 * self.MAX_OVERRIDES)
-        self.over_vals = k.alloc(4 * self.MAX_OVERRIDES)
+        # dl_logits_sample's block; the penalty's ids and values live in it, for prepare too
+        self.work = k.alloc(sample_work_bytes(vocab))
+        self.over_ids = self.work + SAMPLE_WORK_HEADER
+        self.over_vals = self.over_ids + 4 * self.MAX_OVERRIDES
+        self._sample = k.logits_sample
         out_bytes = PREPARE_HEADER_BYTES + 8 * vocab
         self.out = k.alloc(out_bytes)
         self._outbuf = bytearray(out_bytes)
@@ -82,13 +86,24 @@ class KernelLogits(LogitSource):
         """The top token, ties to the lower id (dl_logits_argmax: one call, nothing copied)."""
         return self.k.logits_argmax(self.ptr, self.vocab_size)
 
-    def prepare(self, inv_t: float, overrides: dict, top_n: int):
+    def _put_overrides(self, overrides: dict) -> int:
         n_over = len(overrides)
         if n_over > self.MAX_OVERRIDES:
             raise KernelError("too many penalised tokens")
         if n_over:
             self.k.put(self.over_ids, array("i", overrides.keys()))
             self.k.put(self.over_vals, array("f", overrides.values()))
+        return n_over
+
+    def draw(self, inv_t: float, overrides: dict, top_k: int, top_p: float, min_p: float, u: float) -> int:
+        """The token the sampler's exact path would draw, from one kernel call (dl_logits_sample),
+        or -1 where the kernel cannot prove it (then the sampler computes it itself)."""
+        n_over = self._put_overrides(overrides) if overrides else 0
+        tok = self._sample(self.ptr, self.vocab_size, self.work, n_over, inv_t, top_k, top_p, min_p, u)
+        return -1 if tok == SAMPLE_UNDECIDED else tok
+
+    def prepare(self, inv_t: float, overrides: dict, top_n: int):
+        n_over = self._put_overrides(overrides)
         got = self.k.logits_prepare(self.ptr, self.vocab_size, float(inv_t), self.over_ids, self.over_vals, n_over,
                                     self.scratch, top_n, self.top_ids, self.top_vals, self.out)
         h = PREPARE_HEADER_BYTES

@@ -219,6 +219,15 @@ def default_wasm_path(simd: bool = True) -> Path:
 CONFIG_FIELDS = 7
 MATRIX_INFO_WORDS = 4
 PREPARE_HEADER_BYTES = 24
+# dl_logits_sample's work block: a header, then the penalty's ids and values, then scratch space
+SAMPLE_UNDECIDED = -1
+SAMPLE_WORK_HEADER = 16
+SAMPLE_MAX_OVER = 1024
+
+
+def sample_work_bytes(n: int) -> int:
+    """DL_SAMPLE_WORK_BYTES(n) of decodelab.h (tests/test_abi.py compares the two)."""
+    return SAMPLE_WORK_HEADER + 8 * SAMPLE_MAX_OVER + 12 * n + 4 * (n & 1) + 16 * n
 ERROR_MESSAGE_MAX = 200
 
 
@@ -228,7 +237,7 @@ class Kernel:
     Every export the Python code uses is bound here by its name in decodelab.h, once; nothing
     above this class calls the host directly."""
 
-    ABI_VERSION = 7  # 7: dl_bench_read (the roofline probe)
+    ABI_VERSION = 8  # 8: dl_logits_sample and dl_exp_f64 (the generation loop's one-call draw)
 
     def __init__(self, host):
         self.host = host
@@ -266,6 +275,8 @@ class Kernel:
         self.logits_prepare = f("dl_logits_prepare")
         self.logits_argmax = f("dl_logits_argmax")
         self.rank_curve = f("dl_rank_curve")
+        self.logits_sample = f("dl_logits_sample")
+        self.exp_f64 = f("dl_exp_f64")
 
     @classmethod
     def open(cls, simd: bool = True, path: str | Path | None = None, variant: str | None = None) -> "Kernel":
