@@ -288,21 +288,21 @@ STDLIB_CORE = "python_stdlib_core.zip"  # the import path's stdlib: what decodel
 
 
 def step_stdlib_core(snapshot: dict) -> None:
-    """web/pyodide/python_stdlib_core.zip: the .pyc standard library cut to what Python reads
-    while importing decodelab (the snapshot's run lists it), 1.9 MB of 4.5: the import path (the
-    slow link's start) downloads this and fetches the whole zip when the reader's cell first runs.
-    A package goes whole (its modules are found through its own folder, in one zip only); a
-    module outside any package goes alone."""
+    """web/pyodide/python_stdlib_core.zip: the .pyc standard library cut to the files Python reads
+    while starting and importing decodelab (the snapshot's run lists them: the snapshot path runs
+    on exactly these), 1.3 MB of 4.5: the import path (the slow link's start) downloads this and
+    fetches the whole zip when the reader's cell first runs. A package's other modules are found
+    then because the worker adds the whole zip's folder of each package imported from this one to
+    that package's __path__ (worker/python.js); without that a package would have to come whole
+    (encodings alone is 264 KB, of which Python reads 10)."""
     import zipfile
 
     # the snapshot is made over the .py zip: the same modules, as .pyc here
-    used = [n[:-3] + ".pyc" if n.endswith(".py") else n for n in snapshot["stdlib_used"]]
-    packages = {name.split("/")[0] for name in used if "/" in name}
-    singles = {name for name in used if "/" not in name}
+    used = {n[:-3] + ".pyc" if n.endswith(".py") else n for n in snapshot["stdlib_used"]}
     dst = WEB / "pyodide" / STDLIB_CORE
     with zipfile.ZipFile(WEB / "pyodide" / "python_stdlib.zip") as full:
-        keep = [i for i in full.infolist() if i.filename.split("/")[0] in packages or i.filename in singles]
-        missing = singles - {i.filename for i in keep}
+        keep = [i for i in full.infolist() if i.filename in used]
+        missing = used - {i.filename for i in keep}
         if missing:
             sys.exit(f"the .pyc stdlib lacks what decodelab imports: {sorted(missing)[:5]}")
         want = hashlib.sha256(json.dumps([[i.filename, i.CRC] for i in keep]).encode()).hexdigest()

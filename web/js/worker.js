@@ -56,7 +56,13 @@ async function boot() {
   // the speed race's extra kernels are optional: if they fail, only that widget says so
   const comparisonP = loadComparisonKernels(info, jsMatvec).catch((e) => ({ error: e }));
   const modelP = (name) => fetchInflated(abs(info.models[name]), `model.${name}`); // shipped as .dlm.gz
-  const mainP = modelP("main");
+  // The main model (5.5 MB) is needed last, once Python is up: it starts downloading when
+  // Pyodide's wasm is in, so that on a slow link Python's files come first at the link's whole
+  // rate and Python's start-up (CPU) runs while the model arrives. Started at once, it shared
+  // the link with them, and Python waited for its files while the model was already half in
+  // (bench startup --network: README, "startup over a reader's link"). On a fast link the wasm
+  // is in long before Python is up, so this costs nothing there.
+  const mainP = wasm.downloaded.then(() => modelP("main"));
   mainP.catch(() => {});
 
   const py = await pythonP;

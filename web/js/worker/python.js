@@ -53,18 +53,22 @@ export function startPyodideWasm(pyodideLoader) {
   const url = abs("pyodide/pyodide.asm.wasm"); // what Pyodide asks for (answered below)
   let rated; // the link's rate, as this download shows it (linkRate below)
   const linkRate = new Promise((resolve) => { rated = resolve; });
+  let arrived; // its last byte is in (or it failed): `downloaded` below
+  const downloaded = new Promise((resolve) => { arrived = resolve; });
   const module = fetch(url + ".gz").then(async (res) => {
     if (!res.ok) throw new Msg("http", { status: res.status });
     // shipped gzip-compressed (3.5 MB of 9.6: many servers send .wasm as it is), inflated as it
     // arrives and compiled as it inflates
     const [forRate, forUse] = res.body.tee();
     measureRate(forRate, rated);
-    const wasm = new Response(await inflatedBody(new Response(forUse)), { headers: { "Content-Type": "application/wasm" } });
+    const whole = forUse.pipeThrough(new TransformStream({ flush() { arrived(); } }));
+    const wasm = new Response(await inflatedBody(new Response(whole)), { headers: { "Content-Type": "application/wasm" } });
     const compiled = await WebAssembly.compileStreaming(wasm);
     mark("pyodide_compiled");
     return compiled;
   }).catch((e) => { // a broken Pyodide fails both start-up paths alike: say so at once
     rated(null);
+    arrived();
     throw Object.assign(new Msg("file_problem", { name: "pyodide.asm.wasm.gz", why: fetchWhy(e) }), { fatal: true });
   });
   module.catch(() => {});
@@ -106,7 +110,7 @@ export function startPyodideWasm(pyodideLoader) {
     py.finally(() => { self.fetch = realFetch; }).catch(() => {});
     return Promise.race([module.then(() => new Promise(() => {})), py]);
   };
-  return { load, loadFactory, linkRate };
+  return { load, loadFactory, linkRate, downloaded };
 }
 
 // The link's rate in bytes a second, from the first RATE_BYTES of Pyodide's wasm after its first
@@ -133,14 +137,16 @@ async function measureRate(stream, report) {
   }
 }
 
-// Which start suits this visit. The snapshot restores Python with decodelab imported (0.6 s less
-// CPU here than importing from .pyc) but is 1.9 MB more to download (6.3 MB against the .pyc
-// stdlib's 4.5): on a link slower than about 25 Mbit/s (1.9 MB in 0.6 s) those bytes cost more
-// than the import does. The wasm's own rate is a share of the link (the page's first files come
-// meanwhile): a 20 Mbit/s link read as 8 (bench startup --network 20,40, where the import was
-// 0.45 s sooner), hence SLOW_LINK_BPS, 10 Mbit/s as read. ?snapshot=1 or 0 chooses by hand.
+// Which start suits this visit. The snapshot restores Python with decodelab imported (0.8 s less
+// CPU here than importing from .pyc) but is 5 MB more to download (6.4 MB against the 1.4 MB
+// core of the .pyc stdlib): on a link slower than about 50 Mbit/s (5 MB in 0.8 s) those bytes
+// cost more than the import does. The wasm's own rate is a share of the link (the page's first
+// files come meanwhile; bench startup --network read a 20 Mbit/s link as 8-12 Mbit/s and a 40
+// Mbit/s one as 14-36, where the import was ready 0.3 s sooner), hence SLOW_LINK_BPS, 20 Mbit/s
+// as read: not higher, since a busy worker thread can make even localhost read as 30 at times
+// (then the import costs 1 s there). ?snapshot=1 or 0 chooses by hand.
 // Returns {path, rate, by} (rate: bytes a second, or null; by: "address", "cache" or "link").
-const SLOW_LINK_BPS = 1.25e6;
+const SLOW_LINK_BPS = 2.5e6;
 async function chooseStart(params, linkRate, infoP) {
   const asked = params.get("snapshot");
   if (asked === "0") return { path: "import", rate: null, by: "address" };
@@ -238,7 +244,7 @@ export async function startPython(infoP, packageP, wasm, params) {
     }
   }
   progress("pyodide", "starting Python");
-  // over the core of the standard library (what decodelab imports: 1.9 MB of 4.5); the whole zip
+  // over the core of the standard library (what decodelab imports: 1.4 MB of 4.5); the whole zip
   // comes when the reader's cell first runs, beside it on sys.path (build.py step_stdlib_core)
   const manifest = await infoP;
   const coreURL = abs(manifest.stdlib_core);
@@ -250,9 +256,22 @@ export async function startPython(infoP, packageP, wasm, params) {
   const info = await infoP;
   pyodide.FS.writeFile(info.package_mount, await packageP);
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.package_mount)})`);
+  // The core holds only the modules Python read at start, not whole packages: each package
+  // imported from it (encodings, asyncio, logging, ...) gets its folder in the whole zip on its
+  // __path__ too, so its other modules (encodings.cp1252, logging.handlers) are found there.
   const fullStdlib = wholeStdlib(abs(info.stdlib_full), (bytes) => {
     pyodide.FS.writeFile("/lib/python_stdlib_full.zip", bytes);
-    pyodide.runPython("import importlib, sys; sys.path.append('/lib/python_stdlib_full.zip'); importlib.invalidate_caches()");
+    pyodide.runPython(`
+import importlib, sys
+_full = "/lib/python_stdlib_full.zip"
+_core = next(p for p in sys.path if p.startswith("/lib/python") and p.endswith(".zip")) + "/"
+sys.path.append(_full)
+for _m in list(sys.modules.values()):
+    _p = getattr(_m, "__path__", None)
+    if isinstance(_p, list):
+        _p += [_full + "/" + e[len(_core):] for e in _p if e.startswith(_core)]
+importlib.invalidate_caches()
+del _full, _core, _m, _p`);
   });
   return { pyodide, path: "import", choice, notice, fullStdlib };
 }
