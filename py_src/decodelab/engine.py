@@ -98,7 +98,7 @@ class KernelLogits(LogitSource):
     def draw(self, inv_t: float, overrides: dict, top_k: int, top_p: float, min_p: float, u: float) -> int:
         """The token the sampler's exact path would draw, from one kernel call (dl_logits_sample),
         or -1 where the kernel cannot prove it (then the sampler computes it itself)."""
-        n_over = self._put_overrides(overrides) if overrides else 0
+        n_over = self._put_overrides(overrides)
         tok = self._sample(self.ptr, self.vocab_size, self.work, n_over, inv_t, top_k, top_p, min_p, u)
         return -1 if tok == SAMPLE_UNDECIDED else tok
 

@@ -331,6 +331,9 @@ class MinP:
 
 STEPS = (RepetitionPenalty, Temperature, TopK, TopP, MinP)  # the order they apply in
 CUTS = tuple(step for step in STEPS if hasattr(step, "cut"))
+# the cuts the kernel's one-call draw (dl_logits_sample) repeats; a new cut stays in Python
+# until the kernel learns it too
+KERNEL_CUTS = (TopK, TopP, MinP)
 
 
 # ---- one step ----------------------------------------------------------------------------------
@@ -421,9 +424,9 @@ def _plan(s: Settings) -> tuple:
         temp_last = s.temperature_last and filtering  # with no filter the order makes no difference
         inv = Temperature.inverse(s, temp_last) if s.temperature else 0.0
         wanted = [cut.fetch(v) for cut, v in cuts if cut.fetch]
-        # what a source's own draw() gets (the kernel knows these three cuts, temperature first)
+        # what a source's own draw() gets (the kernel applies the temperature first)
         quick = None
-        if not temp_last and all(cut in (TopK, TopP, MinP) for cut, _ in cuts):
+        if not temp_last and all(cut in KERNEL_CUTS for cut, _ in cuts):
             quick = (int(s.top_k), float(s.top_p), float(s.min_p))
         plan = (cuts, filtering, temp_last, inv, min(wanted) if wanted else None, quick)
         object.__setattr__(s, "_plan", plan)  # not a field: equality, hashing and asdict ignore it
