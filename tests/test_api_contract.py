@@ -467,7 +467,7 @@ def test_the_prose_wording_holds_for_this_model():
     from conftest import examples
 
     a, b = call("ch1_loops", **examples()["LOOPS"])["columns"]
-    assert a["repeat_share"] < b["repeat_share"]
+    assert a["repeat_share"] < b["repeat_share"] and b["repeat_share"] > 0.1  # "the second shows ... when one does"
 
 
 def test_the_chapter2_wording_holds_for_this_model():
@@ -479,8 +479,8 @@ def test_the_chapter2_wording_holds_for_this_model():
     assert k["attn_share_full"] < 0.5 and k["head_share"] > 0.1
     # "the 8-bit weights change the loss by ... That is the whole price": nothing measurable
     assert abs(h["int8_delta"]) < 0.01
-    # "our small model has no giants, but its matrices are not uniform"; "about N steps each way"
-    assert 1.5 < q["worst_max_over_median"] < 10 and 127 / q["worst_max_over_median"] > 16
+    # "its weight matrices are already uneven"; "only about N steps each way instead of 127"
+    assert q["worst_max_over_median"] > 1.5 and 127 / q["worst_max_over_median"] < 32
     # "a 32-bit integer holds their sum exactly ... far below the 2.1 billion that fits"
     assert f["simd"]["max_int_sum"] < 2 ** 31 / 100
     # the bit-depth list: a cheap run from 8 bits, then a depth where it loses the thread, then collapse

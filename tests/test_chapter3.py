@@ -168,16 +168,16 @@ def test_the_chapter_3_prose_wording_holds():
     r = sp.rounds_from_flags(flags, defaults["gamma"], defaults["c_draft"], defaults["c_verify"])
     alt = "1" * r["accepted"] + "0" * (r["flags_checked"] - r["accepted"])
     assert "0" in flags and sp.rounds_from_flags(alt, defaults["gamma"], defaults["c_draft"], defaults["c_verify"])["speedup"] < r["speedup"]
-    # the quiz on our CPU: "half is not the problem": α = 0.5 with flat verification pays at a small γ
+    # the quiz on our CPU: "the survival rate is not the problem": α = 0.5 with flat verification pays at a small γ
     s = sp.sweep(0.5, defaults["c_draft"], 1.0)
     assert s["best_speedup"] > 1 and s["best_gamma"] <= 4
 
 
 def test_the_live_pair_claims_hold_for_these_models():
-    """The live pair's section: drafts survive "about half the time" (the quiz), a property of
+    """The live pair's section: drafts "survive more often than not" (the quiz), a property of
     the two models; and the verify-cost chart's shape."""
     r = call("ch3_live", prompt="Once upon a time, there was a little girl named Lily.", gamma=3, n=60, mode="greedy", seed=5)
-    assert 0.35 < r["alpha"] < 0.65
+    assert 0.5 < r["alpha"] < 1
     # The timing claims of this section and its quiz ("a draft pass costs a fraction of a target
     # step", "speculation still loses for our pair", "yet its pass costs" more than the draft's
     # share of the weights) are measurements of the reader's machine, not of the models: tests

@@ -30,13 +30,30 @@ def test_each_control_changes_bars_and_readouts(ready_page):
     pg = ready_page
     pg.wait_for_selector("#sp-bars .bar-row")
     cases = [("temperature", 1.6), ("top_k", 3), ("top_p", 0.5), ("min_p", 0.2), ("repetition_penalty", 1.8)]
+    defaults = {"temperature": 0.8, "top_k": 0, "top_p": 0.95, "min_p": 0, "repetition_penalty": 1}
+    # Each control from the defaults, on the reference prompt, except where that prompt cannot show
+    # it: min-p with top-p off (at the defaults top-p has already cut to the few tokens min-p keeps),
+    # the penalty on a prompt whose favourite next token is already in it.
+    prompt = pg.input_value("#sp-prompt")
+    before = {"min_p": [("top_p", 1.0)], "repetition_penalty": [("prompt", "The cat saw a cat. The cat saw the")]}
+
+    def put(f, v):
+        if f == "prompt":
+            b = updates(pg)
+            pg.fill("#sp-prompt", v)
+            wait_update(pg, b)
+        else:
+            set_value(pg, f, v)
     for field, value in cases:
+        for f, v in before.get(field, []):
+            put(f, v)
         base = readouts(pg), pg.inner_text("#sp-bars")
         set_value(pg, field, value)
         after = readouts(pg), pg.inner_text("#sp-bars")
         assert after != base, f"{field} changed nothing"
-        default = {"temperature": 0.8, "top_k": 0, "top_p": 0.95, "min_p": 0, "repetition_penalty": 1}[field]
-        set_value(pg, field, default)
+        set_value(pg, field, defaults[field])
+        for f, _ in before.get(field, []):
+            put(f, prompt if f == "prompt" else defaults[f])
     # the panel reports how fast it answered a slider move
     assert float(pg.get_attribute("#sampler-panel", "data-latency")) > 0
 

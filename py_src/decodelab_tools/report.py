@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from pathlib import Path
 
@@ -189,6 +190,12 @@ def draft_acceptance(main_bytes: bytes, draft_bytes: bytes, stories: int = ALPHA
             "gamma": gamma, "tokens_per_round": expected_tokens(alpha, gamma)}
 
 
+SAMPLE_PROMPT = "Once upon a time"
+# The model the page shipped before this one, read from git history so the report can set the two
+# side by side without a second copy of its weights in the tree: v4, as committed before v5.
+PREVIOUS = ("v4", "dd06052bbb5a52a6f1e48fc95ad1ff61f9a9a6bd")
+
+
 def samples(n: int = 10, model: Path = MODELS / "main.dlm") -> list[str]:
     """n stories at T = 0.8, top-p 0.95, seeds 1..n (the same seeds give comparable samples of
     two models)."""
@@ -199,11 +206,61 @@ def samples(n: int = 10, model: Path = MODELS / "main.dlm") -> list[str]:
 
     e = Engine.from_file(Kernel.open(), model)
     s = S.make_settings(temperature=0.8, top_p=0.95)
-    prompt = "Once upon a time"
     out = []
     for seed in range(1, n + 1):
-        g = generate_text(e, e.tokenizer.encode(prompt), s, seed, 200, stop_at_end=True, info=False)
-        out.append(prompt + e.tokenizer.decode([t for t in g["tokens"] if t != e.eot]))
+        g = generate_text(e, e.tokenizer.encode(SAMPLE_PROMPT), s, seed, 200, stop_at_end=True, info=False)
+        out.append(SAMPLE_PROMPT + e.tokenizer.decode([t for t in g["tokens"] if t != e.eot]))
+    return out
+
+
+def previous_bundle(name: str, label_commit: tuple[str, str] = PREVIOUS) -> bytes | None:
+    """models/NAME.dlm as the previous model's commit had it, or None where git or the commit is
+    missing (a shallow clone): the report then says so and skips the comparison."""
+    import subprocess
+
+    label, commit = label_commit
+    r = subprocess.run(["git", "show", f"{commit}:models/{name}.dlm"], cwd=ROOT, capture_output=True)
+    return r.stdout if r.returncode == 0 and r.stdout else None
+
+
+WORD = re.compile(r"[a-z]+")
+
+
+def corpus_words(stories: list[str]) -> set[str]:
+    """Every lower-case run of letters in the training stories ("didn't" counts as "didn" and "t")."""
+    words: set[str] = set()
+    for s in stories:
+        words.update(WORD.findall(s.lower()))
+    return words
+
+
+def invented_words(texts: list[str], known: set[str]) -> dict:
+    """The words of `texts` that never occur in the training corpus: how many occurrences, and which."""
+    found = [w for t in texts for w in WORD.findall(t.lower()) if w not in known]
+    total = sum(len(WORD.findall(t.lower())) for t in texts)
+    return {"count": len(found), "words": sorted(set(found)), "of_words": total}
+
+
+def compare_samples(train_stories: list[str], n: int = 10) -> dict:
+    """The same ten seeds through this model and the previous one, and the invented words in each."""
+    import tempfile
+
+    known = corpus_words(train_stories)
+    out = {"settings": {"temperature": 0.8, "top_p": 0.95, "seeds": list(range(1, n + 1)), "prompt": SAMPLE_PROMPT,
+                        "max_tokens": 200}}
+    now = samples(n)
+    out["current"] = {"model": read_bundle((MODELS / "main.dlm").read_bytes()).meta.get("name", "main"),
+                      "samples": now, "invented": invented_words(now, known)}
+    prev = previous_bundle("main")
+    if prev is None:
+        out["previous"] = {"model": PREVIOUS[0], "missing": f"git could not read models/main.dlm at {PREVIOUS[1]}"}
+        return out
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "main.dlm"
+        path.write_bytes(prev)
+        before = samples(n, path)
+    out["previous"] = {"model": PREVIOUS[0], "commit": PREVIOUS[1], "samples": before,
+                       "invented": invented_words(before, known)}
     return out
 
 
@@ -240,15 +297,33 @@ def main(json_path: Path | None = None, stories: int | None = None) -> dict:
     bg = bigram_baseline(tok, train_stories(), stream, lens, eot)
     res.update(bigram_bpb=bg["bpb"], bigram_nats=bg["nats"], bigram_k=bg["k"])
     print(f"bigram  {bg['nats']:.4f} nats/token  {bg['bpb']:.4f} bits/byte   (Dirichlet k = {bg['k']})")
-    dr = draft_acceptance((MODELS / "main.dlm").read_bytes(), (MODELS / "draft.dlm").read_bytes(),
-                          min(ALPHA_STORIES, stories or ALPHA_STORIES))
+    n_alpha = min(ALPHA_STORIES, stories or ALPHA_STORIES)
+    dr = draft_acceptance((MODELS / "main.dlm").read_bytes(), (MODELS / "draft.dlm").read_bytes(), n_alpha)
     res["draft"] = dr
     print(f"draft   alpha {dr['alpha']:.3f} (sum of min(p, q) at T = 1), greedy agreement {dr['greedy_agreement']:.3f}, "
           f"{dr['tokens_per_round']:.2f} tokens a round at gamma {dr['gamma']} "
           f"({dr['positions']:,} positions, first {dr['stories']} stories)")
-    res["samples_T0.8_top_p0.95"] = samples()
-    for i, s in enumerate(res["samples_T0.8_top_p0.95"], 1):
-        print(f"\n--- sample {i} (T = 0.8, top-p 0.95, seed {i}) ---\n{s}")
+    prev_main, prev_draft = previous_bundle("main"), previous_bundle("draft")
+    if prev_main and prev_draft:  # the previous pair on the same positions, for the comparison
+        pr = draft_acceptance(prev_main, prev_draft, n_alpha)
+        res["draft_previous"] = dict(pr, model=PREVIOUS[0])
+        print(f"        the {PREVIOUS[0]} pair: alpha {pr['alpha']:.3f}, greedy agreement {pr['greedy_agreement']:.3f}, "
+              f"{pr['tokens_per_round']:.2f} tokens a round")
+    cmp = compare_samples(train_stories())
+    res["samples"] = cmp
+    prev = cmp["previous"]
+    for i in range(len(cmp["current"]["samples"])):
+        print(f"\n--- seed {i + 1} (T = 0.8, top-p 0.95) ---")
+        print(f"[{cmp['current']['model']}] {cmp['current']['samples'][i]}")
+        if "samples" in prev:
+            print(f"[{prev['model']}] {prev['samples'][i]}")
+    for label, part in (("current", cmp["current"]), ("previous", prev)):
+        if "invented" in part:
+            inv = part["invented"]
+            print(f"\ninvented words, {part['model']}: {inv['count']} of {inv['of_words']} words never occur in the "
+                  f"training corpus: {', '.join(inv['words']) or '(none)'}")
+        else:
+            print(f"\n{part['model']}: {part['missing']}")
     res["seconds"] = time.time() - t0
     if json_path:
         json_path.parent.mkdir(parents=True, exist_ok=True)

@@ -34,7 +34,7 @@ MODELS = Path(__file__).resolve().parents[3] / "models"
 
 
 def pack(run: Path, out: Path) -> None:
-    ck = torch.load(run / "ckpt.pt", weights_only=False)
+    ck = torch.load(run / "ckpt.pt", weights_only=False, map_location="cpu")
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": {k: v.half() for k, v in ck["model"].items()}, "step": ck["step"], "best": ck["best"],
                 "rng": ck["rng"], "config": ck["config"], "train_seconds": ck.get("train_seconds", 0.0),
@@ -44,7 +44,7 @@ def pack(run: Path, out: Path) -> None:
 
 
 def unpack(file: Path, run: Path) -> None:
-    c = torch.load(file, weights_only=False)
+    c = torch.load(file, weights_only=False, map_location="cpu")
     if (run / "ckpt.pt").exists():
         raise SystemExit(f"{run}/ckpt.pt exists: resume that run instead of unpacking over it")
     run.mkdir(parents=True, exist_ok=True)

@@ -58,7 +58,7 @@ def export(run: Path, name: str, out_dir: Path, evaluate: bool = True) -> Path:
     cfgd = json.loads((run / "config.json").read_text())
     import torch  # here, not at the top: quantize_rows (and its test) need no torch
 
-    ck = torch.load(run / "best.pt", weights_only=False)
+    ck = torch.load(run / "best.pt", weights_only=False, map_location="cpu")
     tok = load(run / "tokenizer.json")
     vocab = export_vocab(tok)
     id_to_tok = [None] * tok.get_vocab_size()

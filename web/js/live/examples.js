@@ -14,7 +14,7 @@ export const PANEL = {
 // chapter 1's widgets
 export const FOUR_TEMPS = { prompt: "Once upon a time, there was a girl named", temps: [0.3, 0.7, 1.0, 1.5], seed: 7, n: 40 };
 // the first opening runs to the end of its story; the second loops at once
-export const LOOPS = { openings: ["Once upon a time, there was a little girl named Lily.", "Lily and Tom went to the beach. They"],
+export const LOOPS = { openings: ["Once upon a time, there was a little girl named Lily.", "The sun was hot."],
   n: 80, penalty: 1 };
 export const END_RUN = { prompt: "Once upon a time, there was a little fox.", seed: 11, n: 400, stop_at_end: true };
 export const SLIDE_RUN = { prompt: END_RUN.prompt, seed: END_RUN.seed, n: 700, stop_at_end: false };
