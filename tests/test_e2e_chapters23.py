@@ -1,4 +1,5 @@
 """End-to-end, chapters 2 and 3: every widget on the live page, plus the bit-depth ordering."""
+import pytest
 from conftest import ROOT, py
 
 
@@ -61,6 +62,30 @@ def test_cost_model_sliders_move_curve_and_peak(ready_page):
     pg.wait_for_selector("#cm-alpha-num + .field-error:not([hidden])")
     pg.fill("#cm-alpha-num", "0.5")
     pg.wait_for_function("() => document.querySelector('#cm-alpha-num + .field-error').hidden")
+    pg.click("#cm-preset-0")
+    pg.wait_for_function("() => document.querySelector('#cm-peak').dataset.best === '6'")
+
+
+@pytest.mark.parametrize("box,value", [("cm-alpha-num", "0.0001"), ("cm-alpha-num", "1e-5"), ("cm-alpha-num", "0.999"),
+                                       ("cm-c_verify-num", "10"), ("cm-c_verify-num", "1000"), ("cm-c_draft-num", "0.0001")])
+def test_every_value_the_cost_model_accepts_typesets(ready_page, box, value):
+    """A value the boxes accept renders as a formula: TeX numbers (m × 10^e), never the prose's
+    superscripts, never raw TeX in the page, no CSP violation (KaTeX's error span has an inline style)."""
+    pg = ready_page
+    pg.eval_on_selector("#cost-model", "e => e.scrollIntoView()")
+    pg.wait_for_selector("#cm-formula .katex")
+    before = pg.evaluate("window.__cspViolations.length")
+    src, cost = pg.get_attribute("#cm-formula", "data-src"), pg.text_content("#cm-cost")
+    pg.fill(f"#{box}", value)
+    if box == "cm-alpha-num":  # the formula holds α: wait for the new one
+        pg.wait_for_function("(old) => document.querySelector('#cm-formula').dataset.src !== old", arg=src)
+    else:  # the formula does not hold the costs: wait for the figures to be redrawn
+        pg.wait_for_function("(old) => document.querySelector('#cm-cost').textContent !== old", arg=cost)
+    pg.wait_for_function("() => document.querySelector('#cm-formula .katex') || document.querySelector('#cm-formula').dataset.texFailed")
+    shown = pg.inner_text("#cm-formula")
+    assert pg.get_attribute("#cm-formula", "data-tex-failed") is None, shown
+    assert "\\sum" not in shown and "\\frac" not in shown and "⁻" not in pg.get_attribute("#cm-formula", "data-src")
+    assert pg.evaluate("window.__cspViolations.length") == before
     pg.click("#cm-preset-0")
     pg.wait_for_function("() => document.querySelector('#cm-peak').dataset.best === '6'")
 

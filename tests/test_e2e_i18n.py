@@ -186,6 +186,40 @@ def test_numbers_and_python_messages_come_in_russian(browser, site):
         ctx.close()
 
 
+@pytest.mark.parametrize("lang,locale", [("ru", "ru-RU"), ("vi", "vi-VN")])
+def test_a_decimal_comma_is_a_decimal_mark(browser, site, lang, locale):
+    """A reader whose language writes 0,7 types 0,7 in every number box: the box keeps what was
+    typed, the slider and the engine take 0.7, and the box shows the page's own numbers that way
+    too. Anything else gets a message beside the box and stays as typed."""
+    ctx, pg = open_lang(browser, site, lang, locale=locale)
+    try:
+        hidden = "(id) => document.querySelector(`#${id} + .field-error`)?.hidden ?? true"
+        assert "," in pg.input_value("#sp-top_p-num")  # the panel's default top-p, written as the page writes it
+        for box, typed, slider in (("sp-temperature-num", "0,7", "sp-temperature"), ("sp-top_p-num", "0,9", "sp-top_p")):
+            pg.fill(f"#{box}", typed)
+            pg.wait_for_function(f"() => document.querySelector('#{slider}').value === '{typed.replace(',', '.')}'")
+            assert pg.input_value(f"#{box}") == typed and pg.evaluate(hidden, box)
+        pg.wait_for_function("() => document.querySelector('#sampler-panel').dataset.updates > 0")
+        pg.fill("#sp-temperature-num", "0,7x")
+        pg.wait_for_selector("#sp-temperature-num + .field-error:not([hidden])")
+        assert pg.input_value("#sp-temperature-num") == "0,7x"  # nothing the reader typed is dropped
+        pg.fill("#sp-temperature-num", "0.7")  # the other mark is taken too
+        pg.wait_for_function("() => document.querySelector('#sp-temperature-num + .field-error').hidden")
+        pg.evaluate("document.querySelector('#cost-model').scrollIntoView()")
+        pg.fill("#cm-alpha-num", "0,75")
+        pg.wait_for_function("() => document.querySelector('#cm-alpha').value === '0.75'")
+        assert pg.evaluate(hidden, "cm-alpha-num")
+        pg.evaluate("document.querySelector('#four-temps').scrollIntoView()")
+        pg.fill("#ft-t0", "1,5")
+        pg.click("#ft-run")
+        pg.wait_for_selector("#ft-cols[data-text]", timeout=60_000)
+        assert pg.evaluate(hidden, "ft-t0") and pg.input_value("#ft-t0") == "1,5"
+        assert not pg.console_errors and not pg.blocked
+    finally:
+        pg.evaluate("localStorage.clear()")
+        ctx.close()
+
+
 def test_a_missing_language_file_leaves_a_working_english_page_and_says_so(browser, site):
     ctx, pg = guarded_page(browser, site)
     try:

@@ -142,6 +142,33 @@ def test_inputs_survive_a_reload(browser, site):
     ctx.close()
 
 
+def test_two_tabs_keep_their_own_typing(browser, site):
+    """What a reader typed in a tab comes back in that tab after a reload, whatever another tab
+    typed meanwhile (persist.js: sessionStorage per tab); a new tab starts from the latest text."""
+    ctx, one = fresh(browser, site)
+    two = ctx.new_page()
+    two.site = site
+    try:
+        open_ready(one)
+        one.fill("#sp-prompt", "Prompt A, typed in the first tab")
+        open_ready(two)
+        two.fill("#sp-prompt", "Prompt B, typed in the second tab")
+        one.reload()
+        one.wait_for_function("() => document.body.dataset.ready", timeout=90_000)
+        assert one.input_value("#sp-prompt") == "Prompt A, typed in the first tab"
+        two.reload()
+        two.wait_for_function("() => document.body.dataset.ready", timeout=90_000)
+        assert two.input_value("#sp-prompt") == "Prompt B, typed in the second tab"
+        three = ctx.new_page()
+        three.site = site
+        open_ready(three)
+        assert three.input_value("#sp-prompt") == "Prompt B, typed in the second tab"
+        assert not one.blocked
+    finally:
+        one.evaluate("localStorage.clear()")
+        ctx.close()
+
+
 @pytest.mark.parametrize("width", [360, 390])
 def test_no_horizontal_scroll_on_a_phone(browser, site, width):
     ctx, pg = fresh(browser, site, viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
@@ -203,17 +230,41 @@ def test_a_damaged_draft_disables_only_the_live_pair(browser, site):
     ("pyodide/python_stdlib_core.zip", "python_stdlib_core.zip", "/?snapshot=0"),  # the import path's
     ("models/main.dlm", "main.dlm", "/"),
     ("build-info.json", "build-info.json", "/"),
+    ("pyodide/pyodide-lock.json", "pyodide-lock.json", "/"),  # Pyodide reads it without looking at the status
+    ("pyodide/pyodide-lock.json", "pyodide-lock.json", "/?snapshot=0"),
+    ("pyodide/pyodide.asm.mjs", "pyodide.asm.mjs", "/"),  # Pyodide's JavaScript half, which the worker imports
 ])
 def test_a_missing_file_gives_a_named_message_and_a_next_step(browser, site, missing, expect, path):
     ctx, pg = fresh(browser, site)
-    pg.route(f"**/{missing}*", lambda r: r.fulfill(status=404, body="not here"))
+    uncaught = []
+    pg.on("pageerror", lambda e: uncaught.append(str(e)))
+    # what a plain static server sends for a file it does not have: an HTML page
+    pg.route(f"**/{missing}*", lambda r: r.fulfill(status=404, body="<!DOCTYPE html><title>404</title>not here",
+                                                   content_type="text/html"))
     pg.goto(site + path)
     pg.wait_for_function("() => document.body.dataset.ready", timeout=90_000)
     assert pg.evaluate("document.body.dataset.ready") == "failed"
     msg = pg.inner_text("#boot-error")
     assert expect in msg and ("Reload" in msg or "reload" in msg), msg
+    assert "Unexpected token" not in msg and "JSON" not in msg, msg
     pg.click("#ft-run")  # controls answer with the failure instead of hanging
     pg.wait_for_function("() => document.querySelector('#ft-run').textContent === 'Continue'", timeout=10_000)
+    assert uncaught == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("missing", ["kernel_scalar.wasm", "kernel_jsmatvec.wasm"])
+def test_a_missing_race_kernel_is_named_in_the_race_and_the_rest_works(browser, site, missing):
+    """The speed race's two extra kernels are optional: without one, the race says which file is
+    missing (it is mounted after the engine reported it) and everything else works."""
+    ctx, pg = fresh(browser, site)
+    pg.route(f"**/kernels/{missing}*", lambda r: r.fulfill(status=404, body="not here"))
+    open_ready(pg)
+    pg.evaluate("document.querySelector('#speed').scrollIntoView()")
+    pg.wait_for_function("() => document.querySelector('#speed-run').disabled")
+    msg = pg.inner_text("#speed-out")
+    assert missing in msg and "404" in msg and "KernelError" not in msg, msg
+    assert py(pg, "ch1_tokenize", prompt="still here")["texts"]
     ctx.close()
 
 

@@ -25,6 +25,9 @@ const queued = []; // [id, fn, args] waiting for the worker to be ready
 const pending = new Map(); // id -> {resolve, reject, fn, sentAt}
 let bootTimer = null;
 let restarts = 0;
+// The worker's "optional" messages (a part only one widget needs failed) since it started: a
+// widget mounted later (most are, after the first distribution) hears them all the same.
+let optionals = [];
 
 // An error from Python. An InputError carries `key` and `args` (its message: err.KEY in the
 // page's text files, ui.js's errorText renders it in the reader's language).
@@ -63,6 +66,7 @@ export function on(event, fn) {
   listeners[event].push(fn);
   if (event === "ready" && readyInfo) fn(readyInfo);
   if (event === "fatal" && fatalInfo) fn(fatalInfo);
+  if (event === "optional") for (const m of optionals) fn(m);
 }
 
 function emit(event, payload) {
@@ -128,7 +132,7 @@ export function start() {
       if (restarts) emit("restarted", m.info);
       return;
     }
-    if (m.type === "optional") return emit("optional", m);
+    if (m.type === "optional") { optionals.push(m); return emit("optional", m); }
     if (m.type === "fatal") return fail(m);
     if (m.type === "closing") return restart("engine_closed");
     const p = pending.get(m.id);
@@ -159,6 +163,7 @@ export function restart(why = "stopped") {
   if (worker) worker.terminate();
   worker = null;
   readyInfo = null;
+  optionals = [];
   restarts++;
   const err = new StoppedError(why);
   for (const [id, p] of pending) { emit("settled", { id, fn: p.fn }); p.reject(err); }

@@ -73,6 +73,40 @@ export function precision(x, digits) {
   return nf({ maximumSignificantDigits: digits }).format(x);
 }
 
+// ---- numbers the reader types -------------------------------------------------------------
+// The language's decimal mark ("," in ru and vi, "." in en).
+export function decimalMark(l = lang) {
+  return new Intl.NumberFormat(l).formatToParts(1.5).find((p) => p.type === "decimal")?.value || ".";
+}
+
+// What a number box holds, as a number: either decimal mark ("0,7" and "0.7" alike, whatever the
+// page's language), an exponent ("1e-5"), a sign, and spaces between digit groups ("4 294 967 295",
+// thin and no-break spaces too). NaN for anything else, so the box can say why; never a number
+// made by dropping a character the reader typed.
+export function parseDecimal(raw) {
+  let s = String(raw).trim().replace(/[\u2212\u2013]/g, "-"); // a typographic minus
+  if (/^[+-]?\d{1,3}([ \u00a0\u202f]\d{3})+([.,]\d*)?$/.test(s)) s = s.replace(/[ \u00a0\u202f]/g, "");
+  if (!/^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/.test(s)) return NaN;
+  return Number(s.replace(",", "."));
+}
+
+// A number as a box shows it in the page's language: no grouping, the language's decimal mark.
+export function decimalText(v, l = lang) {
+  return Number.isFinite(v) ? String(v).replace(".", decimalMark(l)) : "";
+}
+
+// A list of numbers typed in one box ("0.5, 0.3, 0.2"; ru "0,5; 0,3; 0,2" or "0,5 0,3 0,2").
+// Items are split on ";", spaces, and commas followed by a space; a comma inside an item is a
+// decimal mark where the page writes one (ru, vi: "0,5") and the item holds no ".", and a
+// separator otherwise ("0.5,0.3", and in en "0,5,0,3"). Items that are not numbers come back as null.
+export function parseDecimalList(raw) {
+  const items = String(raw).split(/;|\s+|,(?=\s)/).filter(Boolean).flatMap((item) => {
+    const commaDecimal = decimalMark() === "," && !item.includes(".") && (item.match(/,/g) || []).length === 1;
+    return commaDecimal ? [item] : item.split(",").filter(Boolean);
+  });
+  return items.map((v) => { const x = parseDecimal(v); return Number.isFinite(x) ? x : null; });
+}
+
 // ---- plural forms and {name} filling -------------------------------------------------------
 // The form follows the number as shown: "1.00 nats", ru "1,00 ната" (CLDR counts the visible
 // decimals), so a number written with d decimals is chosen with d decimals.

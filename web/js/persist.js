@@ -1,14 +1,20 @@
-// Keep what the reader typed: every input, textarea and select with an id is saved to
-// localStorage as it changes and put back on the next visit (before any widget first reads it).
-// Checkboxes keep `checked`. Nothing is sent anywhere. Storage that is full or disabled (private
-// windows) is ignored: the page works the same, it only forgets on reload.
+import { decimalText, parseDecimal } from "./i18n.js";
+
+// Keep what the reader typed: every input, textarea and select with an id is saved as it changes
+// and put back on the next load (before any widget first reads it). Checkboxes keep `checked`.
+// Nothing is sent anywhere. Storage that is full or disabled (private windows) is ignored: the page
+// works the same, it only forgets on reload.
+//
+// Two stores, because two tabs must not overwrite each other's typing: sessionStorage belongs to
+// one tab and survives its reloads, so a reload puts back what was typed in that tab; localStorage
+// is shared by every tab and keeps the most recent text, which a new tab starts from.
 const PREFIX = "decodelab.input.";
 const VERSION_KEY = "decodelab.input.version";
 const VERSION = "1"; // bump when widget ids change meaning
 
-function storage() {
+function open(name) {
   try {
-    const s = window.localStorage;
+    const s = window[name];
     if (s.getItem(VERSION_KEY) !== VERSION) {
       for (const k of Object.keys(s)) if (k.startsWith(PREFIX)) s.removeItem(k);
       s.setItem(VERSION_KEY, VERSION);
@@ -19,27 +25,45 @@ function storage() {
   }
 }
 
-function save(s, node) {
-  try {
-    s.setItem(PREFIX + node.id, node.type === "checkbox" ? String(node.checked) : node.value);
-  } catch { /* full or disabled: forget quietly */ }
+// [this tab's store, the shared one]; either may be missing
+function stores() {
+  return [open("sessionStorage"), open("localStorage")].filter(Boolean);
+}
+
+function save(list, node) {
+  const v = node.type === "checkbox" ? String(node.checked) : node.value;
+  for (const s of list) {
+    try { s.setItem(PREFIX + node.id, v); } catch { /* full or disabled: forget quietly */ }
+  }
+}
+
+// This tab's value if it has one (a reload), else the most recent of any tab (a new tab).
+function saved(list, id) {
+  for (const s of list) {
+    const v = s.getItem(PREFIX + id);
+    if (v != null) return v;
+  }
+  return null;
 }
 
 export function persistInputs(root = document) {
-  const s = storage();
-  if (!s) return;
+  const list = stores();
+  if (!list.length) return;
   for (const node of root.querySelectorAll("input[id], textarea[id], select[id]")) {
     if (node.dataset.persist === "no" || node.dataset.persisted) continue;
     node.dataset.persisted = "1"; // once per input, however many times a root is passed
-    const v = s.getItem(PREFIX + node.id);
+    const v = saved(list, node.id);
     if (v != null) {
       if (node.type === "checkbox") node.checked = v === "true";
       else node.value = v;
       // a range slider shows a number box beside it: keep the two in step without firing an update
       const twin = document.getElementById(node.id.endsWith("-num") ? node.id.slice(0, -4) : node.id + "-num");
-      if (twin && twin.type !== "checkbox") twin.value = node.value;
+      if (twin && twin.type !== "checkbox") {
+        const n = parseDecimal(node.value);
+        if (Number.isFinite(n)) twin.value = twin.type === "range" ? String(n) : decimalText(n);
+      }
     }
-    const store = () => save(s, node);
+    const store = () => save(list, node);
     node.addEventListener("input", store);
     node.addEventListener("change", store);
   }
@@ -47,6 +71,6 @@ export function persistInputs(root = document) {
 
 // Save a value the page set itself (a re-rolled seed), as if the reader had typed it.
 export function remember(node) {
-  const s = storage();
-  if (s && node.id) save(s, node);
+  const list = stores();
+  if (list.length && node.id) save(list, node);
 }

@@ -3,7 +3,7 @@
 // beside the field they belong to, reading a number box, one action at a time per widget, and a
 // latest-only updater for controls that fire many events.
 import { isReady, on } from "./engine.js";
-import { apply as applyText, fixed, t, onLang } from "./i18n.js";
+import { apply as applyText, decimalText, fixed, parseDecimal, t, onLang } from "./i18n.js";
 import { decimals, fmtTenPower, fmtPct, fmtBig, fmtTimes, fmtCount, fmtEff, fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance,
   END_TEXT, tokenLabel } from "./live/formats.js";
 
@@ -121,13 +121,43 @@ export function typesetAll(root, { onScreen = false } = {}) {
   nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n.closest("details") || n); });
 }
 
-// a formula made by a widget (its numbers change): shown as TeX source until KaTeX is in
+// A number inside TeX, as the page writes it: `digits` decimals, the language's decimal mark
+// (a comma in braces, so TeX does not space it as punctuation), and very small or large values as
+// m \times 10^{e}, in parentheses where `base` (it is raised to a power). Never the prose's
+// "1.0 × 10⁻⁴", whose superscript characters TeX cannot read.
+export function texNumber(x, digits = 3, { base = false } = {}) {
+  if (x == null || !Number.isFinite(x)) return "\\text{–}";
+  const comma = (s) => s.replace(/,/g, "{,}");
+  const a = Math.abs(x);
+  if (a === 0 || (a >= 1e-3 && a < 1e6)) return comma(fixed(x, digits));
+  const [m, e] = x.toExponential(1).split("e");
+  const s = `${comma(fixed(Number(m), 1))}\\times 10^{${Number(e)}}`;
+  return base ? `\\left(${s}\\right)` : s;
+}
+
+// A formula made by a widget (its numbers change). Until KaTeX is in, and if it cannot be loaded,
+// the node says so in words; a formula KaTeX cannot typeset says so too (never raw TeX, and never
+// KaTeX's own error span, whose inline style the page's CSP refuses).
 export function tex(node, src, display = false) {
   node.dataset.src = src;
-  if (window.katex) { window.katex.render(src, node, { displayMode: display, throwOnError: false }); return; }
-  node.textContent = src;
+  const render = (katex) => {
+    try {
+      katex.render(src, node, { displayMode: display, throwOnError: true });
+      node._text = null; // the formula, not a message, is what a language switch leaves here
+      rerender.delete(node);
+      delete node.dataset.texFailed;
+    } catch (e) {
+      node.dataset.texFailed = "1";
+      console.warn("[decodelab] a formula could not be typeset:", src, e && e.message);
+      showText(node, () => t("ui.formula_failed"));
+    }
+  };
+  if (window.katex) { render(window.katex); return; }
+  showText(node, () => t("ui.formula_loading"));
   loadKatex().then((katex) => {
-    if (katex && node.dataset.src === src) katex.render(src, node, { displayMode: display, throwOnError: false });
+    if (node.dataset.src !== src) return;
+    if (katex) render(katex);
+    else showText(node, () => t("ui.formula_failed"));
   });
 }
 
@@ -163,7 +193,7 @@ export function fieldError(control, msg) {
 // `id`: the number names something (a seed), so its limits are written as plain digits.
 export function readNumber(input, { label, min = -Infinity, max = Infinity, integer = false, allowZero = true, id = false }) {
   const raw = input.value.trim();
-  const v = Number(raw);
+  const v = parseDecimal(raw);
   let key = "";
   if (raw === "") key = "ui.num.empty";
   else if (!Number.isFinite(v)) key = "ui.num.not_number";
@@ -262,15 +292,54 @@ export function latest(fn) {
   };
 }
 
+// A number box: a text field, not <input type=number>, because a number field in a browser set to
+// English drops the decimal comma a Russian or Vietnamese reader types ("0,7" became "07"), and
+// shows no message for it. This one keeps every character; readNumber and parseDecimal accept
+// either decimal mark and say what is wrong with anything else. The keyboard's up and down arrows
+// step it as a number field's would. `value` is written the way the page's language writes it,
+// and rewritten on a language switch unless the reader is typing in it.
+const numberBoxes = new Set();
+export function numberBox({ value, step = 1, min = -Infinity, max = Infinity, integer = false, ...attrs }) {
+  const box = el("input", { type: "text", inputmode: integer ? "numeric" : "decimal", autocomplete: "off",
+    spellcheck: "false", class: "num", "data-min": min, "data-max": max, "data-step": step, ...attrs });
+  setNumber(box, value);
+  box.addEventListener("keydown", (ev) => {
+    if (ev.key !== "ArrowUp" && ev.key !== "ArrowDown") return;
+    const v = parseDecimal(box.value);
+    if (!Number.isFinite(v)) return;
+    ev.preventDefault();
+    const next = Math.min(max, Math.max(min, v + (ev.key === "ArrowUp" ? step : -step)));
+    setNumber(box, Number(next.toPrecision(12))); // 0.1 + 0.2 shows as 0.3
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  numberBoxes.add(box);
+  return box;
+}
+
+// Write a number into a box (a number box in the language's form; a slider as it must be).
+export function setNumber(input, v) {
+  const n = typeof v === "number" ? v : parseDecimal(v);
+  input.value = input.type === "range" ? String(n) : decimalText(n);
+}
+
+onLang(() => {
+  for (const box of numberBoxes) {
+    if (!box.isConnected) { numberBoxes.delete(box); continue; }
+    const v = parseDecimal(box.value);
+    if (Number.isFinite(v) && document.activeElement !== box) box.value = decimalText(v);
+  }
+});
+
 // A labelled slider with a number box beside it, kept in step. onChange fires on either.
 // label and hint are text keys.
 export function sliderRow({ id, label, min, max, step, value, hint = "", onChange }) {
   const slider = el("input", { type: "range", id, min, max, step, value, "t-aria-label": label });
-  const num = el("input", { type: "number", id: `${id}-num`, min, max, step, value, "t-aria-label": "ui.value_of",
+  const num = numberBox({ id: `${id}-num`, min, max, step, value, "t-aria-label": "ui.value_of",
     targs: { label: { key: label } } });
-  slider.addEventListener("input", () => { num.value = slider.value; fieldError(num, ""); onChange && onChange(); });
+  slider.addEventListener("input", () => { setNumber(num, Number(slider.value)); fieldError(num, ""); onChange && onChange(); });
   num.addEventListener("input", () => {
-    if (num.value !== "" && Number.isFinite(Number(num.value))) slider.value = num.value;
+    const v = parseDecimal(num.value);
+    if (Number.isFinite(v)) slider.value = String(v);
     onChange && onChange();
   });
   const row = el("div", { class: "slider-row" }, el("label", { class: "slider-label", for: id, t: label }), slider,

@@ -1,6 +1,6 @@
 // The speculative cost model: sliders and presets -> ch3_model (Python) -> formula, figures, speedup curve.
 import { call } from "../engine.js";
-import { el, fmt, tex, sliderRow, readNumber, setStatus, showError, fieldError, setText } from "../ui.js";
+import { el, fmt, tex, texNumber, sliderRow, readNumber, setNumber, setStatus, showError, fieldError, setText } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { COST_MODEL, COST_PRESETS } from "../live/examples.js";
@@ -25,7 +25,7 @@ export function mountCostModel(root) {
   }
   const presets = el("div", { class: "controls" }, el("span", { t: "w3.cm.presets" }), " ", PRESETS.map(([name, a, g, cd, cv], i) =>
     el("button", { class: "secondary", id: `cm-preset-${i}`, t: `w3.cm.preset.${name}`, onclick: () => {
-      for (const [f, v] of [["alpha", a], ["gamma", g], ["c_draft", cd], ["c_verify", cv], ["c_verify_slope", 0]]) { inputs[f].r.value = v; inputs[f].n.value = v; }
+      for (const [f, v] of [["alpha", a], ["gamma", g], ["c_draft", cd], ["c_verify", cv], ["c_verify_slope", 0]]) { setNumber(inputs[f].r, v); setNumber(inputs[f].n, v); }
       delete origin.dataset.t;
       delete origin.dataset.tArgs;
       origin.textContent = "";
@@ -68,10 +68,10 @@ export function mountCostModel(root) {
   }
   function render(r) {
     const p = r.point, s = r.sweep;
-    // numbers in TeX: a decimal comma in braces, so that TeX does not space it as punctuation
-    const n = (x, d) => fmt(x, d).replace(/,/g, "{,}");
-    tex(formula, `E=\\sum_{i=0}^{${p.gamma}}${n(p.alpha, 2)}^i=${n(p.E_sum, 3)}` +
-      (p.alpha < 1 && p.gamma > 0 ? `\\quad\\frac{1-${n(p.alpha, 2)}^{${p.gamma + 1}}}{1-${n(p.alpha, 2)}}=${n(p.E, 3)}`
+    // numbers in TeX (ui.texNumber): any value a box accepts typesets, 0.0001 and 1000 alike
+    const n = (x, d) => texNumber(x, d), b = (x, d) => texNumber(x, d, { base: true });
+    tex(formula, `E=\\sum_{i=0}^{${p.gamma}}${b(p.alpha, 2)}^i=${n(p.E_sum, 3)}` +
+      (p.alpha < 1 && p.gamma > 0 ? `\\quad\\frac{1-${b(p.alpha, 2)}^{${p.gamma + 1}}}{1-${n(p.alpha, 2)}}=${n(p.E, 3)}`
         : `\\quad(\\text{${t("w3.cm.closed_form")} }${n(p.E, 3)})`), true);
     const pct = (x) => t("fmt.pct", { x: fixed(100 * x, 1) });
     figures.replaceChildren(...[["w3.cm.fig.e", fmt(p.E, 3), "cm-E"], ["w3.cm.fig.cost", fmt(p.cost, 2), "cm-cost"],
@@ -94,9 +94,9 @@ export function mountCostModel(root) {
   function importMeasured({ alpha, gamma, c_draft, c_verify, c_verify_slope = 0, note }) {
     for (const [f, v] of [["alpha", alpha], ["gamma", gamma], ["c_draft", c_draft], ["c_verify", c_verify],
       ["c_verify_slope", c_verify_slope]]) {
-      const shown = f === "gamma" ? String(v) : String(Number(v.toFixed(3)));
-      inputs[f].r.value = shown;
-      inputs[f].n.value = shown;
+      const shown = f === "gamma" ? v : Number(v.toFixed(3));
+      setNumber(inputs[f].r, shown);
+      setNumber(inputs[f].n, shown);
       fieldError(inputs[f].n, "");
     }
     setText(origin, note.key, note.args);

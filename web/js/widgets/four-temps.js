@@ -2,7 +2,7 @@
 // It runs once by itself when first scrolled into view, at the reference example the prose quotes
 // (live/examples.js FOUR_TEMPS; the build computes the prose's four.* numbers from it).
 import { call } from "../engine.js";
-import { el, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
+import { el, numberBox, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
 import { t } from "../i18n.js";
 import { remember } from "../persist.js";
 import { FOUR_TEMPS } from "../live/examples.js";
@@ -11,9 +11,9 @@ import { tokenSpan } from "./tokens.js";
 export function mountFourTemps(root) {
   const prompt = el("input", { type: "text", id: "ft-prompt", value: FOUR_TEMPS.prompt, size: 48,
     maxlength: 2000, "t-aria-label": "w1.ft.prompt_aria" });
-  const temps = FOUR_TEMPS.temps.map((x, i) => el("input", { type: "number", id: `ft-t${i}`, value: x, step: 0.1, min: 0, max: 3,
+  const temps = FOUR_TEMPS.temps.map((x, i) => numberBox({ id: `ft-t${i}`, value: x, step: 0.1, min: 0, max: 3,
     "t-aria-label": "w1.ft.temp_aria", targs: { n: i + 1 } }));
-  const seed = el("input", { type: "number", id: "ft-seed", value: FOUR_TEMPS.seed, "t-aria-label": "w1.seed" });
+  const seed = numberBox({ integer: true, id: "ft-seed", value: FOUR_TEMPS.seed, "t-aria-label": "w1.seed" });
   const run = el("button", { id: "ft-run", t: "w1.ft.run" });
   const reroll = el("button", { class: "secondary", id: "ft-reroll", t: "w1.ft.reroll" });
   const cols = el("div", { class: "columns four", id: "ft-cols" });

@@ -4,7 +4,7 @@
 // our model's first feed-forward matrix (d_ff x d), and publishes the prose's ch2.kc.* keys.
 // The readout is drawn from the last result, again after a language switch.
 import { call } from "../engine.js";
-import { el, fmt, serial, readNumber, whenSeen, setStatus } from "../ui.js";
+import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus } from "../ui.js";
 import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { whenFacts } from "../facts.js";
@@ -21,8 +21,8 @@ export function kernelKey(file, simd) {
 export const kernelName = (file, simd) => t(kernelKey(file, simd));
 
 export function mountKernelCheck(root) {
-  const rows = el("input", { type: "number", id: "kc-rows", value: 1024, min: 1, max: 8192, "t-aria-label": "w2.rows" });
-  const cols = el("input", { type: "number", id: "kc-cols", value: 256, min: 1, max: 4096, "t-aria-label": "w2.cols" });
+  const rows = numberBox({ integer: true, id: "kc-rows", value: 1024, min: 1, max: 8192, "t-aria-label": "w2.rows" });
+  const cols = numberBox({ integer: true, id: "kc-cols", value: 256, min: 1, max: 4096, "t-aria-label": "w2.cols" });
   const btn = el("button", { id: "kc-run", t: "w2.kc.run" });
   const out = el("div", { class: "readout", id: "kc-out", "aria-live": "polite" });
   root.append(

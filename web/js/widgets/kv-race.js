@@ -4,7 +4,7 @@
 // prose the times it measured. The readout is drawn from the last race,
 // again after a language switch.
 import { call } from "../engine.js";
-import { el, fmt, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
+import { el, numberBox, fmt, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
 import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { f2, whole, sizeComparison } from "../live/formats.js";
@@ -13,7 +13,7 @@ import { KV_RACE } from "../live/examples.js";
 export function mountKvRace(root) {
   const prompt = el("input", { type: "text", id: "kv-prompt", value: KV_RACE.prompt, size: 44,
     maxlength: 2000, "t-aria-label": "w2.kv.prompt_aria" });
-  const n = el("input", { type: "number", id: "kv-n", value: KV_RACE.n, min: 1, max: 200, "t-aria-label": "w2.kv.n" });
+  const n = numberBox({ integer: true, id: "kv-n", value: KV_RACE.n, min: 1, max: 200, "t-aria-label": "w2.kv.n" });
   const run = el("button", { id: "kv-run", t: "w2.kv.run" });
   const out = el("div", { class: "columns two", id: "kv-out" });
   const mem = el("div", { class: "readout", id: "kv-mem" });

@@ -3,14 +3,14 @@
 // (live/examples.js OUTLIERS) the prose's ch2.ol.* numbers are computed from.
 // The readout is drawn from the last result, again after a language switch.
 import { call } from "../engine.js";
-import { el, fmt, latest, readNumber, showError, setStatus } from "../ui.js";
+import { el, numberBox, fmt, latest, readNumber, showError, setStatus } from "../ui.js";
 import { t, onLang } from "../i18n.js";
 import { f2 } from "../live/formats.js";
 import { OUTLIERS } from "../live/examples.js";
 
 export function mountOutliers(root) {
-  const rows = el("input", { type: "number", id: "ol-rows", value: OUTLIERS.rows, min: 1, max: 256, "t-aria-label": "w2.rows" });
-  const cols = el("input", { type: "number", id: "ol-cols", value: OUTLIERS.cols, min: 4, max: 1024, "t-aria-label": "w2.cols" });
+  const rows = numberBox({ integer: true, id: "ol-rows", value: OUTLIERS.rows, min: 1, max: 256, "t-aria-label": "w2.rows" });
+  const cols = numberBox({ integer: true, id: "ol-cols", value: OUTLIERS.cols, min: 4, max: 1024, "t-aria-label": "w2.cols" });
   const outlier = el("input", { type: "range", id: "ol-outlier", min: 0, max: 3, step: 0.05, value: OUTLIERS.outlier_log10, "t-aria-label": "w2.ol.outlier_aria" });
   const outLabel = el("output", { id: "ol-outlier-out" });
   const res = el("div", { id: "ol-res" });

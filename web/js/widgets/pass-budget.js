@@ -3,7 +3,7 @@
 // longer of the two (the roofline's idealisation: reading and arithmetic overlap fully). Pure
 // JavaScript over cited figures (hardware.js) and, once the roofline has measured it, this machine.
 import { el, fmt, sliderRow, setText } from "../ui.js";
-import { t, onLang } from "../i18n.js";
+import { t, onLang, parseDecimal } from "../i18n.js";
 import { H100_SXM, BIG_MODEL, FLOP_PER_MAC } from "../hardware.js";
 import { EVENT } from "../ch3-events.js";
 
@@ -34,7 +34,9 @@ export function mountPassBudget(root) {
       el("span", { class: "bar-value", text: fmtTime(time) }));
   }
   function draw() {
-    const P = 1e9 * 10 ** Number(params.num.value), n = Math.max(1, Math.round(Number(positions.num.value)));
+    const logP = parseDecimal(params.num.value), pos = parseDecimal(positions.num.value);
+    if (!Number.isFinite(logP) || !Number.isFinite(pos)) return; // half-typed: the last picture stays
+    const P = 1e9 * 10 ** logP, n = Math.max(1, Math.round(pos));
     const [bw, rate] = machines[machine.value];
     // our kernel's measured rate is for 8-bit weights, so this computer's options use 1 byte a weight
     const b = machine.value === "h100" ? Number(bytes.value) : 1;

@@ -5,7 +5,7 @@
 // itself when first seen. Chapter 2's bit-depth widget can lend it its re-quantized copy of the
 // model (the session holds the loan; "decodelab:lend" events keep the banner in step).
 import { call, on } from "../engine.js";
-import { el, serial, readNumber, whenSeen, fmtCount, fmtPct, setStatus, setText, tokenLabel } from "../ui.js";
+import { el, numberBox, serial, readNumber, whenSeen, fmtCount, fmtPct, setStatus, setText, tokenLabel } from "../ui.js";
 import { onLang, t } from "../i18n.js";
 import { remember } from "../persist.js";
 import { tokenSpan, showTokenPopover, probColor } from "./tokens.js";
@@ -27,9 +27,9 @@ function summary(r, nPrompt, pastEnd) {
 }
 
 export function mountPlayground(root, { panel }) {
-  const length = el("input", { type: "number", id: "pg-length", value: 150, min: 20, max: 400, step: 10,
+  const length = numberBox({ integer: true, id: "pg-length", value: 150, min: 20, max: 400, step: 10,
     "t-aria-label": "w1.pg.length_aria" });
-  const seed = el("input", { type: "number", id: "pg-seed", value: 1, "t-aria-label": "w1.pg.seed_aria" });
+  const seed = numberBox({ integer: true, id: "pg-seed", value: 1, "t-aria-label": "w1.pg.seed_aria" });
   const pastEnd = el("input", { type: "checkbox", id: "pg-past-end" });
   const write = el("button", { id: "pg-write", t: "w1.pg.write" });
   const reroll = el("button", { class: "secondary", id: "pg-reroll", t: "w1.new_seed" });

@@ -2,6 +2,7 @@
 // target's token at the end (the correction, or the bonus). The tally is the rule of a round:
 // k + 1 tokens for γ draft passes and one target pass. Same colours and marks as the live pair.
 import { el, sliderRow, setText } from "../ui.js";
+import { parseDecimal } from "../i18n.js";
 import { KINDS } from "./live-spec.js";
 
 export function mountRoundAnatomy(root) {
@@ -14,7 +15,7 @@ export function mountRoundAnatomy(root) {
     el("div", { class: "controls" }, el("label", {}, el("span", { t: "w3.ra.reject" }), " ", reject)), cells, out);
 
   function sync() { // the rejection choices follow γ; keep the reader's choice where it still exists
-    const g = Math.min(8, Math.max(1, Math.round(Number(gamma.num.value)) || 1)), was = reject.value;
+    const g = Math.min(8, Math.max(1, Math.round(parseDecimal(gamma.num.value)) || 1)), was = reject.value;
     reject.replaceChildren(...Array.from({ length: g }, (_, i) => el("option", { value: String(i + 1), t: "w3.ra.at", targs: { i: i + 1 } })),
       el("option", { value: "none", t: "w3.ra.none" }));
     reject.value = [...reject.options].some((o) => o.value === was) ? was : "none";

@@ -1,6 +1,6 @@
 // Round-by-round table from an acceptance string (1 = draft kept, 0 = rejected).
 import { call } from "../engine.js";
-import { el, fmt, clearErrors, latest, readNumber, showError } from "../ui.js";
+import { el, numberBox, fmt, clearErrors, latest, readNumber, showError } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import { ROUNDS } from "../live/examples.js";
 
@@ -9,9 +9,9 @@ const HEAD = ["round", "flags", "proposed", "accepted", "rejected_at", "gained",
 export function mountRounds(root) {
   const flags = el("input", { type: "text", id: "rt-flags", value: ROUNDS.flags, size: 36, maxlength: 2000,
     "t-aria-label": "w3.rt.flags_aria" });
-  const gamma = el("input", { type: "number", id: "rt-gamma", value: ROUNDS.gamma, min: 1, max: 32, "t-aria-label": "w3.gamma_aria" });
-  const cd = el("input", { type: "number", id: "rt-cd", value: ROUNDS.c_draft, step: 0.05, min: 0, max: 1000, "t-aria-label": "w3.rt.c_draft" });
-  const cv = el("input", { type: "number", id: "rt-cv", value: ROUNDS.c_verify, step: 0.1, min: 0, max: 1000, "t-aria-label": "w3.rt.c_verify" });
+  const gamma = numberBox({ integer: true, id: "rt-gamma", value: ROUNDS.gamma, min: 1, max: 32, "t-aria-label": "w3.gamma_aria" });
+  const cd = numberBox({ id: "rt-cd", value: ROUNDS.c_draft, step: 0.05, min: 0, max: 1000, "t-aria-label": "w3.rt.c_draft" });
+  const cv = numberBox({ id: "rt-cv", value: ROUNDS.c_verify, step: 0.1, min: 0, max: 1000, "t-aria-label": "w3.rt.c_verify" });
   const table = el("div", { id: "rt-table", tabindex: 0, role: "region", "t-aria-label": "w3.rt.table_aria" });
   const totals = el("div", { class: "readout", id: "rt-totals" });
   // the same ones and zeros, the zeros bunched at the end: same rate, another order (the prose's comparison)

@@ -4,9 +4,9 @@
 // ticks "follow my panel": then its next draw (rng.* keys) on every update, and the prompt's
 // numbers (ch1_prose) when the prompt or the drawn tokens change, go to the prose (live.js).
 import { call, on } from "../engine.js";
-import { el, fmt, fmtPct, fmtCount, fieldError, serial, sliderRow, showError as routeError, readNumber, tokenLabel,
+import { el, numberBox, fmt, fmtPct, fmtCount, fieldError, serial, sliderRow, showError as routeError, readNumber, tokenLabel,
   setStatus, latest, END_TEXT } from "../ui.js";
-import { apply as applyText, onLang, t } from "../i18n.js";
+import { apply as applyText, onLang, parseDecimal, t } from "../i18n.js";
 import { remember } from "../persist.js";
 import { rankPlot } from "../rankplot.js";
 import { setPanelLive, followPanel } from "../live.js";
@@ -55,7 +55,7 @@ export function mountSamplerPanel(root) {
   }
   const tempLast = el("input", { type: "checkbox", id: "sp-temp-last", checked: at.temperature_last });
   tempLast.addEventListener("change", () => update());
-  const seed = el("input", { type: "number", id: "sp-seed", value: state.seed, "t-aria-label": "w1.seed" });
+  const seed = numberBox({ integer: true, id: "sp-seed", value: state.seed, "t-aria-label": "w1.seed" });
   const reroll = el("button", { class: "secondary", id: "sp-reroll", t: "w1.new_seed",
     onclick: () => { seed.value = Math.floor(Math.random() * 2 ** 32); remember(seed); fieldError(seed, ""); update(); } });
   seed.addEventListener("input", () => update()); // the next draw (and the prose's u) follow the seed
@@ -94,7 +94,7 @@ export function mountSamplerPanel(root) {
     let ok = true;
     for (const [field, label, min, max] of CONTROLS) {
       const raw = inputs[field].value.trim();
-      const v = Number(raw);
+      const v = parseDecimal(raw); // "0,7" as well as "0.7"; anything else is a message, never dropped
       let msg = "";
       if (raw === "" || !Number.isFinite(v)) msg = () => t("w1.sp.needs_number", { label: { key: label } });
       else if (v < min || v > max) msg = () => t("w1.sp.range", { label: { key: label }, min, max });

@@ -1,7 +1,7 @@
 // The speculative sampling rule on editable p and q, and the 729-pair exactness gate.
 import { call } from "../engine.js";
 import { el, fmt, fmtTenPower, clearErrors, latest, serial, showError, whenSeen } from "../ui.js";
-import { t, fixed, onLang } from "../i18n.js";
+import { t, fixed, onLang, parseDecimalList } from "../i18n.js";
 import { SAMPLING_PAIR } from "../live/examples.js";
 
 // the worked example's pair (the prose walks through it by name)
@@ -19,8 +19,9 @@ export function mountSamplingRule(root) {
   const gateOut = el("div", { class: "readout", id: "sr-gate-out" });
   const label = (key, input) => el("label", {}, el("span", { t: key }), " ", input);
   root.append(el("div", { class: "controls" }, label("w3.sr.p", p), label("w3.sr.q", q)), table, notes, gateBtn, gateOut);
-  // "0.5, x" sends null for x, and Python says which entry is not a number
-  const parse = (s) => s.split(/[,\s]+/).filter(Boolean).map((v) => (Number.isFinite(Number(v)) ? Number(v) : null));
+  // "0.5, x" sends null for x, and Python says which entry is not a number; ru and vi readers
+  // write "0,5; 0,3" (i18n.parseDecimalList)
+  const parse = parseDecimalList;
   const fields = { p, q };
   let last = null, lastGate = null; // the latest results, written again after a language switch
   function render(r) {

@@ -75,7 +75,17 @@ export function startPyodideWasm(pyodideLoader) {
   // Pyodide's JavaScript half (1.2 MB): evaluating it holds this thread for a while, so it is
   // asked for once the snapshot's download is under way, not before (then the manifest waited)
   let factory = null;
-  const loadFactory = () => (factory ??= import(PYODIDE_FACTORY).then((m) => { mark("pyodide_js"); return m.default; }));
+  // a missing or broken pyodide.asm.mjs is named in words and ends the start (both paths need it);
+  // the promise is marked handled here, so asking for it early leaves no uncaught rejection
+  const loadFactory = () => {
+    if (!factory) {
+      factory = import(PYODIDE_FACTORY).then((m) => { mark("pyodide_js"); return m.default; }, (e) => {
+        throw Object.assign(new Msg("file_problem", { name: "pyodide.asm.mjs", why: fetchWhy(e) }), { fatal: true });
+      });
+      factory.catch(() => {});
+    }
+    return factory;
+  };
   const createPyodideModule = async (settings) => {
     const theirs = settings.instantiateWasm;
     settings.instantiateWasm = (imports, done) => {
@@ -88,13 +98,20 @@ export function startPyodideWasm(pyodideLoader) {
       };
       return theirs(imports, done);
     };
-    return (await loadFactory())(settings);
+    // without its factory Pyodide waits (load() has already ended the start, naming the file)
+    const factoryFn = await loadFactory().catch(() => null);
+    return factoryFn ? factoryFn(settings) : new Promise(() => {});
   };
   // loadPyodide with our module; it fails at once if the wasm could not be had (else Pyodide
   // would wait for an instance that never comes). `answers`: URL -> bytes that Pyodide's own
   // requests for those URLs get instead of a download.
   const load = (options, answers = {}) => {
     const realFetch = self.fetch;
+    let failed = null; // the first of Pyodide's own files the server did not have
+    const pyodideDir = abs("pyodide/");
+    let failNow = () => {};
+    const failure = new Promise((_, reject) => { failNow = reject; }); // ends the start at once, if Pyodide waits on
+    failure.catch(() => {});
     const py = pyodideLoader.catch((e) => {
       throw Object.assign(new Msg("file_problem", { name: "pyodide.mjs", why: fetchWhy(e) }), { fatal: true });
     }).then(({ loadPyodide }) => {
@@ -103,12 +120,30 @@ export function startPyodideWasm(pyodideLoader) {
         if (asked === url) {
           return Promise.resolve(new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } }));
         }
-        return Object.hasOwn(answers, asked) ? Promise.resolve(new Response(answers[asked])) : realFetch(input, init);
+        if (Object.hasOwn(answers, asked)) return Promise.resolve(new Response(answers[asked]));
+        // Pyodide reads what it fetched without looking at the status: a missing
+        // pyodide-lock.json came back as the server's HTML 404 page and surfaced as
+        // "Unexpected token '<' … is not valid JSON". A file of Pyodide's own that the server
+        // does not have is named here, in words, and ends the start (nothing works without it).
+        if (!asked.startsWith(pyodideDir)) return realFetch(input, init); // our own downloads say their own failures
+        return realFetch(input, init).then((res) => {
+          if (res.ok) return res;
+          const name = decodeURIComponent(new URL(asked, self.location.href).pathname.split("/").pop());
+          const err = Object.assign(new Msg("file_problem", { name, why: { key: "err.http", args: { status: res.status } } }), { fatal: true });
+          failed = failed || err;
+          failNow(failed);
+          // Pyodide is left waiting for this answer, not given an error: it would carry the
+          // rejection into promises of its own that nobody awaits, and the page would see an
+          // uncaught error. The start ends through `failure` instead.
+          return new Promise(() => {});
+        });
       };
-      return loadPyodide({ ...options, createPyodideModule });
+      loadFactory().catch(failNow); // a missing pyodide.asm.mjs ends the start at once, by its name
+      // whatever Pyodide makes of a failed fetch, the reader reads which file it was
+      return loadPyodide({ ...options, createPyodideModule }).catch((e) => { throw failed || e; });
     });
     py.finally(() => { self.fetch = realFetch; }).catch(() => {});
-    return Promise.race([module.then(() => new Promise(() => {})), py]);
+    return Promise.race([module.then(() => new Promise(() => {})), py, failure]);
   };
   return { load, loadFactory, linkRate, downloaded };
 }
@@ -210,7 +245,7 @@ export async function startPython(infoP, packageP, wasm, params) {
         return fetchSnapshot(info.snapshot);
       });
       snapshotP.catch(() => {}); // its failure is handled below, through loadPyodide
-      infoP.then(wasm.loadFactory, () => {});
+      infoP.then(wasm.loadFactory).catch(() => {}); // its failure is reported through loadPyodide
       // The stdlib zip the snapshot was made over (its .py files: build.py says why) is not
       // fetched now: every module our endpoints use was imported into the snapshot, so Python
       // is restored over an empty zip in its place, and the 2.5 MB come when the reader's cell
