@@ -142,7 +142,8 @@ int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
  * penalty's values), using scratch space (`scratch`: n floats; top_ids, top_vals: n each):
  *   - with s_i = z_i * inv_t: out[0] = M = max s_i, out[1] = Z = sum exp(s_i - M),
  *     out[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z
- *     (inv_t = 0 skips the sums);
+ *     (inv_t = 0 skips the sums); every term and sum in double, within ~1e-14 relative of a plain
+ *     double-precision sum (tests/test_kernel.py), so the p_i add up to 1 to about that;
  *   - then, with k = min(top_n, n), the top k tokens by value (ties: lower id first) in descending
  *     order: k int32 ids from byte DL_PREPARE_HEADER_BYTES of `out`, then their k float32 values
  *     (penalised values where overridden). `out` needs DL_PREPARE_HEADER_BYTES + 8 * top_n bytes.

@@ -105,4 +105,57 @@ static inline dl_f4 dl_expf4(dl_f4 x) {
     return dl_select(x < dl_splat(-69.0f), dl_splat(0.0f), p * two_k);
 }
 
+/* ---- e^x in double, two lanes ----------------------------------------------------------------
+ *
+ * The softmax normaliser Z = sum e^(s_i - M) and the entropy's sum are taken in double, each
+ * term from a double-precision e^x, because the sampler compares probabilities p_i = e^(s_i - M)
+ * / Z computed in double against its cuts: a float32 sum made them sum to 1 only within ~1e-5 (and
+ * at |z|/T near 1e7, where s_i - M itself lost its digits in float, the panel once showed 739 %).
+ * dl_d2 is a clang vector of two doubles: f64x2 instructions with -msimd128, two scalar
+ * operations in the same order without, so every build gives the same bits, as with dl_f4.
+ * x = k ln2 + r with k the nearest whole number (found by adding and removing 1.5 * 2^52, which
+ * rounds in double arithmetic alone), |r| <= ln2 / 2, a degree-11 Taylor polynomial for e^r
+ * (truncation below 7e-15 relative) and 2^k written into the exponent bits. Arguments below -708
+ * give 0 (2^k would leave the normal range); above 708 they are clamped. */
+typedef double dl_d2 __attribute__((vector_size(16)));
+typedef int64_t dl_l2 __attribute__((vector_size(16)));
+/* two floats at any 4-byte-aligned address */
+typedef float dl_f2u __attribute__((vector_size(8), aligned(4)));
+
+static inline dl_d2 dl_dsplat(double v) { return (dl_d2){v, v}; }
+
+static inline dl_d2 dl_dselect(dl_l2 mask, dl_d2 a, dl_d2 b) {
+    return (dl_d2)(((dl_l2)a & mask) | ((dl_l2)b & ~mask));
+}
+
+static inline dl_d2 dl_load_f2(const float *p) { return __builtin_convertvector(*(const dl_f2u *)p, dl_d2); }
+
+static inline dl_d2 dl_expd2(dl_d2 x) {
+    const double SHIFT = 6755399441055744.0; /* 1.5 * 2^52 */
+    const double LN2_HI = 6.93147180369123816490e-01, LN2_LO = 1.90821492927058770002e-10;
+    dl_l2 under = x < dl_dsplat(-708.0);
+    dl_d2 xc = dl_dselect(under, dl_dsplat(-708.0), x);
+    xc = dl_dselect(xc > dl_dsplat(708.0), dl_dsplat(708.0), xc);
+    dl_d2 t = xc * 1.44269504088896340736 + SHIFT; /* SHIFT + k */
+    dl_d2 kf = t - SHIFT;
+    dl_d2 r = (xc - kf * LN2_HI) - kf * LN2_LO;
+    dl_d2 p = dl_dsplat(1.0 / 39916800.0); /* 1/11! */
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    dl_l2 k = (dl_l2)t - (dl_l2)dl_dsplat(SHIFT); /* the bit patterns differ by k: same exponent */
+    dl_d2 two_k = (dl_d2)((k + 1023) << 52);
+    return dl_dselect(under, dl_dsplat(0.0), p * two_k);
+}
+
+static inline double dl_expd(double x) { return dl_expd2(dl_dsplat(x))[0]; }
+
 #endif

@@ -90,9 +90,11 @@ static int32_t top_candidates(const float *z, int32_t n, int32_t top_n, int32_t 
 
 /* With s_i = z_i * inv_t: M = max s_i, Z = sum e^(s_i - M) and, when A is not 0,
  * *A = sum e^(s_i - M) (s_i - M). Then p_i = e^(s_i - M) / Z and the entropy is H = ln Z - A / Z.
+ * Every term and sum is in double (fastmath.h says why): two lanes over pairs of logits, the
+ * lanes added last, a tail of one logit in the same operations, so all builds agree bit for bit.
  * Z comes out the same with or without A (its sums do not depend on A's). */
 static void softmax_sums(const float *z, int32_t n, double inv_t, double *M_out, double *Z_out, double *A_out) {
-    /* four lanes (dl_f4; the same bits in the SIMD and scalar builds), tail in scalar code */
+    /* the maximum: four float lanes (exact, any order), tail in scalar code */
     int32_t n4 = n & ~3, i = 0;
     dl_f4 mx4 = dl_splat(z[0]);
     for (; i < n4; i += 4) {
@@ -102,27 +104,22 @@ static void softmax_sums(const float *z, int32_t n, double inv_t, double *M_out,
     float mx = mx4[0];
     for (int k = 1; k < 4; k++) mx = mx4[k] > mx ? mx4[k] : mx;
     for (; i < n; i++) mx = z[i] > mx ? z[i] : mx;
-    double M = (double)mx * inv_t, Z = 0.0, A = 0.0;
-    /* float work in blocks of 256, each block's sums added up in double */
-    float it = (float)inv_t, mf = (float)M;
-    for (int32_t b0 = 0; b0 < n4; b0 += 256) {
-        int32_t b1 = b0 + 256 < n4 ? b0 + 256 : n4;
-        dl_f4 zb = dl_splat(0.0f), ab = zb;
-        if (A_out) {
-            for (i = b0; i < b1; i += 4) {
-                dl_f4 sv = *(const dl_f4u *)(z + i) * it - mf;
-                dl_f4 e = dl_expf4(sv);
-                zb += e;
-                ab += e * sv;
-            }
-            A += dl_hsum(ab);
-        } else {
-            for (i = b0; i < b1; i += 4) zb += dl_expf4(*(const dl_f4u *)(z + i) * it - mf);
+    double M = (double)mx * inv_t;
+    dl_d2 zs = dl_dsplat(0.0), as = zs, it = dl_dsplat(inv_t), m2 = dl_dsplat(M);
+    int32_t n2 = n & ~1;
+    if (A_out) {
+        for (i = 0; i < n2; i += 2) {
+            dl_d2 sv = dl_load_f2(z + i) * it - m2;
+            dl_d2 e = dl_expd2(sv);
+            zs += e;
+            as += e * sv;
         }
-        Z += dl_hsum(zb);
+    } else {
+        for (i = 0; i < n2; i += 2) zs += dl_expd2(dl_load_f2(z + i) * it - m2);
     }
-    for (i = n4; i < n; i++) {
-        float sv = z[i] * it - mf, e = dl_expf(sv);
+    double Z = zs[0] + zs[1], A = as[0] + as[1];
+    if (n2 < n) {
+        double sv = (double)z[n2] * inv_t - M, e = dl_expd(sv);
         Z += e;
         A += e * sv;
     }
@@ -325,7 +322,8 @@ int32_t DL_EXPORT("dl_logits_sample") dl_logits_sample(const float *z, int32_t n
         mass = cum[keep - 1];
         merr = cum_err(cum, keep - 1);
     } else if (complete) {
-        /* Python draws against the sums' actual total when u is past it (Z is a float32 sum) */
+        /* Python draws against the sums' actual total when u is past it (its running sum and Z
+         * add the same terms in another order, so they may differ in the last bits) */
         double e = cum_err(cum, keep - 1);
         if (u >= cum[keep - 1] + e) {
             mass = cum[keep - 1];
@@ -350,9 +348,8 @@ void DL_EXPORT("dl_rank_curve") dl_rank_curve(const float *sorted, int32_t n, do
                                               double *cum_out) {
     double acc = 0.0, invz = 1.0 / Z;
     int32_t j = 0;
-    float it = (float)inv_t, mf = (float)M;
     for (int32_t i = 0; i < n && j < n_ranks; i++) {
-        double p = (double)dl_expf(sorted[i] * it - mf) * invz;
+        double p = dl_expd((double)sorted[i] * inv_t - M) * invz; /* in double, as Z is */
         acc += p;
         while (j < n_ranks && ranks[j] == i + 1) {
             p_out[j] = p;

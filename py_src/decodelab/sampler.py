@@ -489,8 +489,9 @@ def _draw(c: _Cut, s: Settings, u: float | None, filtering: bool, temp_last: boo
     if filtering:
         mass = c.cum[c.keep - 1]
     else:
-        # No filter: the weights are e^(s_i - M) / Z with Z summed in float32 by the kernel, so
-        # they need not add up to exactly 1. A u above their actual total would fall through to
+        # No filter: the weights are e^(s_i - M) / Z with Z summed by the kernel in double, in
+        # another order and with its own exponential, so they need not add up to exactly 1 (they
+        # do to about 1e-14). A u above their actual total would fall through to
         # the last candidate, which unfiltered is the least likely token of the whole vocabulary.
         # _filter fetched every token in that case, so draw against the actual total.
         mass = c.cum[c.keep - 1] if c.complete and u * 1.0 >= c.cum[c.keep - 1] else 1.0
