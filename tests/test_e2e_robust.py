@@ -208,6 +208,46 @@ def test_zero_csp_violations_over_a_full_session(browser, site):
     ctx.close()
 
 
+REACH_OUT = """import js
+for what, ask in [("fetch", lambda: js.fetch("http://example.com/f")),
+                  ("xhr", lambda: js.XMLHttpRequest.new().open("GET", "http://example.com/x")),
+                  ("websocket", lambda: js.WebSocket.new("ws://example.com/w")),
+                  ("eventsource", lambda: js.EventSource.new("http://example.com/e")),
+                  ("import", lambda: js.eval("import('http://example.com/m.js')"))]:
+    try:
+        ask()
+        print(what, "asked")
+    except Exception as e:
+        print(what, "refused:", e)
+"""
+
+
+@pytest.mark.parametrize("header", [False, True], ids=["plain static server", "server sends the CSP header"])
+def test_the_readers_python_cannot_reach_another_origin(browser, site, header):
+    """The worker, where the reader's Python runs, keeps the page's promise: nothing leaves the
+    origin, whatever the cell asks for. On a plain server the worker inherits the page's <meta>
+    policy (it is started from a blob: URL, boot.js); `build.py serve` also sends the policy as a
+    header. The requests the browser would make are refused in words first (origin-guard.js);
+    eval, the door to a dynamic import, is refused by the policy itself."""
+    from decodelab_tools.devserver import serve_in_thread
+
+    srv, url = serve_in_thread(ROOT / "web", csp=True) if header else (None, site)
+    ctx, pg = fresh(browser, url)
+    try:
+        open_ready(pg)
+        out = py(pg, "run_cell", code=REACH_OUT)["output"]
+        for what in ("xhr", "websocket", "eventsource"):
+            assert f"{what} refused: TypeError: This page makes no request outside its own site" in out, out
+        assert "import refused:" in out and "Content Security Policy" in out, out  # eval is refused: the policy binds the worker
+        pg.wait_for_timeout(1500)  # the fetch was asked for without waiting: give it time to leave, if it could
+        assert pg.blocked == [], pg.blocked
+        assert py(pg, "ch1_tokenize", prompt="still fine")["texts"]  # the engine goes on
+    finally:
+        ctx.close()
+        if srv:
+            srv.shutdown()
+
+
 def test_a_damaged_draft_disables_only_the_live_pair(browser, site):
     ctx, pg = fresh(browser, site)
     good = (ROOT / "web" / "models" / "draft.dlm").read_bytes()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -49,6 +50,20 @@ class Link:
         self._sleep(max(0.0, until - self._clock()))
 
 
+def page_csp(root: Path) -> str | None:
+    """The Content-Security-Policy the built page declares in its <meta> tag (web/page.html is
+    where it is written, once). A server that can send headers sends it as one, because a
+    <meta> policy binds the page but not the engine's worker, which takes its policy from its own
+    response (the worker also inherits the page's policy when the page starts it from a blob:
+    URL: web/js/worker-url.js)."""
+    try:
+        html = (root / "index.html").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    m = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+    return m.group(1) if m else None
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     SLICE = 16384
@@ -64,6 +79,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
     def end_headers(self) -> None:
+        if self.server.csp:
+            self.send_header("Content-Security-Policy", self.server.csp)
         self.server.count(sum(len(h) for h in getattr(self, "_headers_buffer", [])))
         super().end_headers()
 
@@ -92,8 +109,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, address, handler, verbose: bool = False, network: tuple[float, float] | None = None):
+    def __init__(self, address, handler, verbose: bool = False, network: tuple[float, float] | None = None,
+                 csp: str | None = None):
         super().__init__(address, handler)
+        self.csp = csp
         self.verbose = verbose
         self.link = Link(*network) if network else None
         self.bytes_sent = 0
@@ -104,19 +123,23 @@ class Server(http.server.ThreadingHTTPServer):
             self.bytes_sent += n
 
 
-def make_server(root: Path, port: int = 0, verbose: bool = False, network: tuple[float, float] | None = None) -> Server:
+def make_server(root: Path, port: int = 0, verbose: bool = False, network: tuple[float, float] | None = None,
+                csp: bool = False) -> Server:
+    """csp: send the page's Content-Security-Policy as a header with every file (`build.py serve`
+    does; the tests mostly play a plain static server, which sends none)."""
     handler = functools.partial(Handler, directory=str(root))
-    return Server(("127.0.0.1", port), handler, verbose=verbose, network=network)
+    return Server(("127.0.0.1", port), handler, verbose=verbose, network=network, csp=page_csp(root) if csp else None)
 
 
-def serve_in_thread(root: Path, port: int = 0, network: tuple[float, float] | None = None) -> tuple[Server, str]:
-    srv = make_server(root, port, network=network)
+def serve_in_thread(root: Path, port: int = 0, network: tuple[float, float] | None = None,
+                    csp: bool = False) -> tuple[Server, str]:
+    srv = make_server(root, port, network=network, csp=csp)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv, f"http://127.0.0.1:{srv.server_address[1]}"
 
 
 def serve(root: Path, port: int = 8000) -> None:
-    srv = make_server(root, port, verbose=True)
+    srv = make_server(root, port, verbose=True, csp=True)
     print(f"serving {root} at http://127.0.0.1:{srv.server_address[1]}/  (Ctrl-C to stop)", flush=True)
     try:
         srv.serve_forever()

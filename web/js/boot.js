@@ -63,10 +63,29 @@
   window.__decodelabLang = { lang: lang, text: text, htmlLang: htmlLang };
 
   if (!window.Worker) return; // engine.js reports it in words
-  var url = new URL("js/worker.bundle.js", document.baseURI);
-  url.search = location.search; // ?kernel=scalar, ?snapshot=0 reach the worker
+
+  // The engine's worker, started from a blob: URL that imports js/worker.bundle.js. A worker takes
+  // its Content-Security-Policy from its own response headers, which a plain static server does
+  // not send, so a worker started from the file itself ran the reader's Python with no policy at
+  // all; a worker started from a blob: URL inherits the page's (connect-src 'self' and the rest),
+  // so no request leaves the origin from the worker either, on any server. `search` (?kernel=scalar,
+  // ?snapshot=0) reaches the worker in its module's URL (worker.js reads import.meta.url). Where
+  // blob: workers are refused, the file itself (the server's header, if any, then applies).
+  // engine.js starts every later worker (after Stop) through this same function.
+  window.__decodelabMakeWorker = function (search) {
+    var url = new URL("js/worker.bundle.js", document.baseURI);
+    url.search = search;
+    try {
+      var blobUrl = URL.createObjectURL(new Blob(["import " + JSON.stringify(url.href) + ";\n"], { type: "text/javascript" }));
+      var w = new Worker(blobUrl, { type: "module" });
+      setTimeout(function () { URL.revokeObjectURL(blobUrl); }, 60000); // fetched long before: only frees it
+      return w;
+    } catch (e) {
+      return new Worker(url, { type: "module" });
+    }
+  };
   var early = [];
-  var worker = new Worker(url, { type: "module" });
+  var worker = window.__decodelabMakeWorker(location.search);
   worker.onmessage = function (ev) { early.push(["message", ev]); };
   worker.onerror = function (ev) { ev.preventDefault(); early.push(["error", ev]); };
   window.__decodelabWorker = { worker: worker, early: early };

@@ -106,6 +106,8 @@ function adoptOrCreateWorker() {
   const early = window.__decodelabWorker;
   window.__decodelabWorker = null;
   if (early) return early;
+  // boot.js's way (a blob: worker that inherits the page's policy), or the file where it is missing
+  if (window.__decodelabMakeWorker) return { worker: window.__decodelabMakeWorker(location.search), early: [] };
   const url = new URL("./worker.bundle.js", import.meta.url);
   url.search = location.search; // lets ?kernel=scalar reach the worker
   return { worker: new Worker(url, { type: "module" }), early: [] };

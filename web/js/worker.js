@@ -6,11 +6,12 @@
 //                  {type: "ready", info} | {type: "fatal", stage, key, args, message}
 //                  {type: "optional", what, key, args, message}   a part only one widget needs failed
 //                  {type: "closing"}                       the worker is about to close itself
-// Its parts, one concern each (worker/): messages.js (the boot timeline, errors as message keys),
+// Its parts, one concern each (worker/): origin-guard.js (requests stay on the origin), messages.js (the boot timeline, errors as message keys),
 // fetching.js (downloads with deadlines), kernels.js (which wasm build runs), python.js (the two
 // ways Python starts), calls.js (the call queue). build.py bundles them into worker.bundle.js: a
 // module worker runs nothing until its static imports have arrived, and the downloads below
 // (Pyodide's wasm first, the longest step) should start at its first instant.
+import "./worker/origin-guard.js"; // first: before any other code runs in this worker
 import { Msg, currentStage, mark, marks, modelName, payload, progress, t0 } from "./worker/messages.js";
 import { abs, fetchBytes, fetchInflated, readManifest } from "./worker/fetching.js";
 import { loadComparisonKernels, loadKernel } from "./worker/kernels.js";
@@ -26,7 +27,9 @@ const jsMatvec = import("./jsmatvec.js");
 jsMatvec.catch(() => {});
 mark("start"); // this module's first instant
 
-const params = new URL(self.location.href).searchParams;
+// the module's own URL, not self.location: started from a blob: URL (boot.js), the worker's
+// location is the blob, and the page's query string comes in the module's URL
+const params = new URL(import.meta.url).searchParams;
 
 // Messages that arrive during boot wait here (the page queues too; this is the second net).
 const early = [];

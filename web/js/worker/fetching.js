@@ -4,8 +4,9 @@ import { Msg, reason } from "./messages.js";
 
 export const FETCH_TIMEOUT_MS = 30000;
 
-// the site's root (the worker runs from js/), and a path under it as a full URL
-const siteRoot = new URL("../", self.location.href);
+// the site's root (the worker's module is js/worker.bundle.js; its location may be a blob: URL,
+// boot.js says why), and a path under it as a full URL
+const siteRoot = new URL("../", import.meta.url);
 export const abs = (path) => new URL(path, siteRoot).href;
 
 // why a download failed, as a message argument (the deadline by its own words)

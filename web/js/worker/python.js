@@ -128,7 +128,7 @@ export function startPyodideWasm(pyodideLoader) {
         if (!asked.startsWith(pyodideDir)) return realFetch(input, init); // our own downloads say their own failures
         return realFetch(input, init).then((res) => {
           if (res.ok) return res;
-          const name = decodeURIComponent(new URL(asked, self.location.href).pathname.split("/").pop());
+          const name = decodeURIComponent(new URL(asked, pyodideDir).pathname.split("/").pop());
           const err = Object.assign(new Msg("file_problem", { name, why: { key: "err.http", args: { status: res.status } } }), { fatal: true });
           failed = failed || err;
           failNow(failed);
