@@ -227,7 +227,7 @@ class WebKitLane(Lane):
         # a fresh page: the reader's storage of the last one goes (WebDriver classic has no
         # contexts), then the address
         if self._driver.current_url.startswith("http"):
-            self._driver.execute_script("localStorage.clear()")
+            self._driver.execute_script("localStorage.clear(); sessionStorage.clear()")
         self.viewport(width, height)
         self._driver.get(url)
 
