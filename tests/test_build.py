@@ -195,3 +195,14 @@ def test_the_worker_is_one_file_holding_each_of_its_parts_and_none_of_pyodide():
     assert not [name for name in bundled if "pyodide" in name]
     text = (WEB / build.WORKER_BUNDLE).read_text(encoding="utf-8")
     assert "../pyodide/pyodide.mjs" in text and "../pyodide/pyodide.asm.mjs" in text
+
+
+def test_the_readme_gives_servers_the_pages_own_policy():
+    """The README's header lines for nginx, Apache and Caddy carry the very policy the page
+    declares (web/page.html's <meta>), so a server configured from them cannot drift from it."""
+    import re
+
+    page = (ROOT / "web" / "page.html").read_text(encoding="utf-8")
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.count(csp) == 3 and "worker-src 'self' blob:" in csp

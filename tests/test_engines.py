@@ -103,6 +103,22 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
     lane.js("""async () => { __lane.fill('#sp-seed', '7'); __lane.$('#sp-clear').click(); __lane.$('#sp-draw10').click();
                 await __lane.until('ten drawn tokens', () => __lane.$('#sp-tok-9'), 60); }""")
 
+    # 2b. a decimal comma is a decimal mark in every engine and language, and a formula typesets
+    # any value the cost model accepts (issue 44: "0,7" became "07"; "0.0001" showed raw TeX)
+    lane.js("""async () => {
+        __lane.fill('#sp-temperature-num', '0,7');
+        await __lane.until('the slider to take 0,7', () => __lane.$('#sp-temperature').value === '0.7', 30);
+        if (__lane.$('#sp-temperature-num').value !== '0,7') throw new Error('the box lost what was typed');
+        if (!__lane.$('#sp-temperature-num + .field-error').hidden) throw new Error('0,7 was refused');
+        __lane.fill('#sp-temperature-num', '0.8');
+        __lane.$('#cost-model').scrollIntoView();
+        await __lane.until('the formula', () => __lane.$('#cm-formula .katex'), 60);
+        const old = __lane.$('#cm-formula').dataset.src;
+        __lane.fill('#cm-alpha-num', '0.0001');
+        await __lane.until('the new formula', () => __lane.$('#cm-formula').dataset.src !== old && __lane.$('#cm-formula .katex'), 30);
+        if (__lane.$('#cm-formula').dataset.texFailed) throw new Error('the formula failed: ' + __lane.$('#cm-formula').dataset.src);
+        __lane.$('#cm-preset-0').click(); }""")
+
     # 3. the same seed writes the same text here as in CPython (so in every engine)
     settings = {"temperature": 0.9, "top_k": 0, "top_p": 0.9, "min_p": 0, "repetition_penalty": 1, "temperature_last": False}
     here = lane.js("(a) => window.decodelab.call('ch1_draw', a)",

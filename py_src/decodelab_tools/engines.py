@@ -164,8 +164,19 @@ class FirefoxLane(Lane):
             raise RuntimeError(f"Firefox, {op}: {answer['error']}")
         return answer["value"]
 
-    def open(self, url, width=1100, height=900):
-        self._ask("open", url=url, width=width, height=height)
+    def open(self, url, width=1100, height=900, missing=()):
+        """missing: parts of URLs the page (and its worker) get a 404 page for."""
+        self._ask("open", url=url, width=width, height=height, missing=list(missing))
+
+    def tab(self, url) -> int:
+        """A second page of the same reader (same storage); it becomes the current page."""
+        return self._ask("tab", url=url)
+
+    def select(self, index: int) -> None:
+        self._ask("select", index=index)
+
+    def reload(self) -> None:
+        self._ask("reload")
 
     def js(self, src, arg=None):
         return self._ask("eval", src=src, arg=arg)

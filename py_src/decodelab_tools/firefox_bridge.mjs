@@ -3,8 +3,14 @@
 // (decodelab_tools/engines.py) owns the test; this process only carries its requests to the browser:
 // one JSON object a line on stdin, one answer a line on stdout, in order.
 //
-//   {"op": "open", "url", "width", "height"}   a new private context and page, navigated to url
-//   {"op": "eval", "src", "arg"}                (src)(arg) in the page, awaited; its JSON value
+//   {"op": "open", "url", "width", "height", "missing"}   a new private context and page, navigated
+//                                               to url; requests whose URL holds one of `missing`
+//                                               get a 404 page, as a server without the file sends
+//   {"op": "tab", "url"}                        a second page in the same context (two tabs of one
+//                                               reader), navigated to url; it becomes the current page
+//   {"op": "select", "index"}                   make page `index` (0: the first) the current page
+//   {"op": "reload"}                            reload the current page
+//   {"op": "eval", "src", "arg"}                (src)(arg) in the current page, awaited; its JSON value
 //   {"op": "viewport", "width", "height"}
 //   {"op": "log"}                               {errors, offOrigin} seen since the page opened
 //   {"op": "close"}                             the page's context
@@ -20,32 +26,52 @@ const browser = await puppeteer.launch({
   protocolTimeout: 300_000, // a test's own in-page waits time out first, with a message
 });
 
-let ctx = null, page = null, log = null;
+let ctx = null, page = null, log = null, pages = [], missing = [];
+
+// a new page of the context, watched (errors, requests off the origin) and answering for `missing`
+async function watchedPage(url, width, height) {
+  const p = await ctx.newPage();
+  const origin = new URL(url).origin;
+  // page errors include what Firefox says of markup it cannot lay out (MathML)
+  p.on("pageerror", (e) => log.errors.push(String(e.message || e)));
+  p.on("console", (m) => m.type() === "error" && log.errors.push(m.text()));
+  if (missing.length) await p.setRequestInterception(true); // the worker's requests too
+  p.on("request", (r) => {
+    const u = r.url();
+    if (!u.startsWith("data:") && !u.startsWith("blob:") && new URL(u).origin !== origin) log.offOrigin.push(u);
+    if (!missing.length) return;
+    if (missing.some((m) => u.includes(m))) r.respond({ status: 404, contentType: "text/html", body: "<!DOCTYPE html><title>404</title>not here" });
+    else r.continue();
+  });
+  await p.setViewport({ width, height });
+  await p.goto(url);
+  pages.push(p);
+  return p;
+}
 
 const ops = {
-  async open({ url, width = 1100, height = 900 }) {
+  async open({ url, width = 1100, height = 900, missing: gone = [] }) {
     if (ctx) await ctx.close();
     ctx = await browser.createBrowserContext();
-    page = await ctx.newPage();
-    const origin = new URL(url).origin;
     log = { errors: [], offOrigin: [] };
-    // page errors include what Firefox says of markup it cannot lay out (MathML)
-    page.on("pageerror", (e) => log.errors.push(String(e.message || e)));
-    page.on("console", (m) => m.type() === "error" && log.errors.push(m.text()));
-    page.on("request", (r) => {
-      const u = r.url();
-      if (!u.startsWith("data:") && !u.startsWith("blob:") && new URL(u).origin !== origin) log.offOrigin.push(u);
-    });
-    await page.setViewport({ width, height });
-    await page.goto(url);
+    pages = [];
+    missing = gone;
+    page = await watchedPage(url, width, height);
     return true;
   },
+  async tab({ url, width = 1100, height = 900 }) {
+    page = await watchedPage(url, width, height);
+    return pages.length - 1;
+  },
+  select: ({ index }) => { page = pages[index]; return true; },
+  reload: () => page.reload().then(() => true),
   eval: ({ src, arg }) => page.evaluate(`(${src})(${JSON.stringify(arg ?? null)})`),
   viewport: ({ width, height }) => page.setViewport({ width, height }).then(() => true),
   log: () => log,
   async close() {
     if (ctx) await ctx.close();
     ctx = page = null;
+    pages = [];
     return true;
   },
 };
