@@ -193,7 +193,7 @@ def draft_acceptance(main_bytes: bytes, draft_bytes: bytes, stories: int = ALPHA
 SAMPLE_PROMPT = "Once upon a time"
 # The model the page shipped before this one, read from git history so the report can set the two
 # side by side without a second copy of its weights in the tree: v4, as committed before v5.
-PREVIOUS = ("v4", "dd06052bbb5a52a6f1e48fc95ad1ff61f9a9a6bd")
+PREVIOUS = ("v4", "dd06052f7826a5df138c6b7b9a8cbe079772bf07")
 
 
 def samples(n: int = 10, model: Path = MODELS / "main.dlm") -> list[str]:
