@@ -169,4 +169,4 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
     assert lane.errors() == []
     assert lane.js("() => window.__cspViolations") == []
     assert lane.off_origin() == []
-    lane.js("() => localStorage.clear(); sessionStorage.clear()")
+    lane.js("() => { localStorage.clear(); sessionStorage.clear(); return true; }")
