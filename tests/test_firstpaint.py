@@ -77,3 +77,30 @@ def test_a_span_no_source_computes_stops_the_build():
     shown = firstpaint.fill_text('<p data-after="speed" hidden>a</p><p data-before="speed">b</p>', {},
                                  {"data-after=speed": True, "data-before=speed": False}, "x")
     assert shown == '<p data-after="speed">a</p><p data-before="speed" hidden>b</p>'
+
+
+@pytest.mark.parametrize("base", ["", "https://example.org/decodelab/"])
+def test_each_page_names_every_language_and_itself_for_search_engines(base):
+    """hreflang alternates for the three languages and x-default, and a canonical link naming the
+    page itself: absolute under the site's base when the build is given one (DECODELAB_SITE_URL),
+    relative otherwise. Lighthouse's SEO audit accepts only absolute hreflang URLs."""
+    import re
+
+    from decodelab_tools import firstpaint
+
+    template = (WEB / "page.html").read_text(encoding="utf-8")
+    for lang in ("en", "ru", "vi"):
+        html = firstpaint.seo_links(template, lang, base)
+        alts = dict(re.findall(r'<link rel="alternate" hreflang="([a-z-]+)" href="([^"]*)">', html))
+        assert alts == {"en": base + "index.html", "ru": base + "index.ru.html", "vi": base + "index.vi.html",
+                        "x-default": base + "index.html"}
+        assert re.findall(r'<link rel="canonical" href="([^"]*)">', html) == [base + firstpaint.page_name(lang)]
+
+
+def test_the_built_pages_carry_their_links():
+    for lang in ("en", "ru", "vi"):
+        from decodelab_tools import firstpaint
+
+        html = (WEB / firstpaint.page_name(lang)).read_text(encoding="utf-8")
+        assert f'<link rel="canonical" href="' in html and 'hreflang="x-default"' in html
+        assert html.count('rel="canonical"') == 1

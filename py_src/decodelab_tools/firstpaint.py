@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import tempfile
@@ -90,11 +91,37 @@ def fill_entries(entries: dict[str, str], lang: str, result: dict) -> dict[str, 
     return {k: fill_text(v, nums, result["when"], f"{lang}.txt @{k}") for k, v in entries.items()}
 
 
-def page_for(template: str, lang: str, filled: dict[str, str], result: dict) -> str:
-    """The language's index page: the template's text in that language, its numbers written."""
+def site_base() -> str:
+    """Where the site will be served, for the links search engines read (hreflang alternates and
+    the canonical link must be absolute URLs for them): $DECODELAB_SITE_URL at build time, e.g.
+    https://example.org/decodelab/ . Empty: the links stay relative (the page works the same)."""
+    base = os.environ.get("DECODELAB_SITE_URL", "").strip()
+    return base if not base or base.endswith("/") else base + "/"
+
+
+ALTERNATE = re.compile(r'<link rel="alternate" hreflang="([a-z-]+)" href="[^"]*">\n?')
+
+
+def seo_links(html: str, lang: str, base: str = "") -> str:
+    """The language's page names its own URL (canonical) and every language's (hreflang, and
+    x-default: English), absolute under `base` where one is given. Written here, once, from
+    texts.LANGS: the template's alternates are replaced, whatever they said."""
+    links = [f'<link rel="alternate" hreflang="{l}" href="{base}{page_name(l)}">' for l in texts.LANGS]
+    links.append(f'<link rel="alternate" hreflang="x-default" href="{base}{page_name(texts.LANGS[0])}">')
+    links.append(f'<link rel="canonical" href="{base}{page_name(lang)}">')
+    first = ALTERNATE.search(html)
+    if not first:
+        raise ValueError("page.html has no <link rel=\"alternate\" hreflang=...> to replace")
+    html = ALTERNATE.sub("", html)
+    return html[:first.start()] + "\n".join(links) + "\n" + html[first.start():]
+
+
+def page_for(template: str, lang: str, filled: dict[str, str], result: dict, base: str | None = None) -> str:
+    """The language's index page: the template's text in that language, its numbers written, its
+    links for search engines (seo_links)."""
     html = texts.sync_index(template, filled)
     html = fill_text(html, result["numbers"][lang], result["when"], PAGE)
     if lang != texts.LANGS[0]:
         # a page in its own language: boot.js keeps to it unless the URL asks for another
         html = html.replace('<html lang="en">', f'<html lang="{lang}" data-lang-page>', 1)
-    return html
+    return seo_links(html, lang, site_base() if base is None else base)
