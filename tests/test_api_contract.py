@@ -468,6 +468,9 @@ def test_the_prose_wording_holds_for_this_model():
 
     a, b = call("ch1_loops", **examples()["LOOPS"])["columns"]
     assert a["repeat_share"] < b["repeat_share"] and b["repeat_share"] > 0.1  # "the second shows ... when one does"
+    # "Raise the slider and the loops vanish": the penalty at half its range breaks the loop
+    pen = call("ch1_loops", **{**examples()["LOOPS"], "penalty": 1.5})["columns"]
+    assert pen[1]["repeat_share"] < b["repeat_share"] / 2
 
 
 def test_the_chapter2_wording_holds_for_this_model():
