@@ -402,7 +402,7 @@ def step_text_and_pages() -> dict:
     hashes = {}
     for lang, text in entries.items():
         filled = firstpaint.fill_entries(text, lang, result)
-        data = texts.to_json(filled)
+        data = texts.to_json(firstpaint.lang_json(filled, lang, result))
         out = WEB / "i18n" / f"{lang}.json"
         if not out.exists() or out.read_text(encoding="utf-8") != data:
             out.write_text(data, encoding="utf-8")

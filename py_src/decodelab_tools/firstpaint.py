@@ -116,6 +116,16 @@ def seo_links(html: str, lang: str, base: str = "") -> str:
     return html[:first.start()] + "\n".join(links) + "\n" + html[first.start():]
 
 
+PINNED = "__pinned"  # the key of LANG.json that holds every pinned number by itself
+
+
+def lang_json(filled: dict[str, str], lang: str, result: dict) -> dict:
+    """What web/i18n/LANG.json holds: every entry with its numbers written, and every pinned number
+    on its own (under PINNED), for the spans that sit in the page's structure rather than inside
+    an entry (table cells): a language switch rewrites those from here (web/js/live.js)."""
+    return {**filled, PINNED: result["numbers"][lang]}
+
+
 def page_for(template: str, lang: str, filled: dict[str, str], result: dict, base: str | None = None) -> str:
     """The language's index page: the template's text in that language, its numbers written, its
     links for search engines (seo_links)."""

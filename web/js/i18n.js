@@ -167,6 +167,9 @@ export function t(key, args = {}) {
 
 // Does this language have the entry? (for optional texts, e.g. an error without its own message)
 export const has = (key) => key in dict;
+// A pinned number as the build wrote it in this language (LANG.json's __pinned: firstpaint.lang_json),
+// for spans outside any entry, such as table cells
+export const pinnedNumber = (key) => (dict.__pinned || {})[key];
 
 // ---- the page ------------------------------------------------------------------------------
 // Fill every data-t element and data-t-NAME attribute under root.

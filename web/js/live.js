@@ -5,7 +5,7 @@
 // prose to follow the panel. Every value it was given is kept and written again after a language
 // switch (the switch puts the new language's HTML in, its pinned numbers already written).
 import { call } from "./engine.js";
-import { onLang, t } from "./i18n.js";
+import { onLang, pinnedNumber, t } from "./i18n.js";
 import { el } from "./ui.js";
 import { tokenLabel, storyBand } from "./live/formats.js";
 import { render, SOURCES, isPanelKey } from "./live/registry.js";
@@ -72,6 +72,13 @@ export function setPanelLive(values) {
 }
 
 onLang(() => {
+  // spans inside an entry came back with it, in the new language; the others (table cells) are
+  // written here from the build's numbers for that language
+  for (const n of document.querySelectorAll("[data-live]")) {
+    if (n.closest("[data-t]")) continue;
+    const html = pinnedNumber(n.dataset.live);
+    if (html != null) n.innerHTML = html;
+  }
   if (following) { // the new language's built numbers, to go back to, and its spans marked
     notePinned();
     for (const n of pinnedHtml.keys()) n.classList.add("follows-panel");
