@@ -99,6 +99,7 @@ function renderMath(n) {
 }
 
 let mathObserver = null;
+const WATCHED_WHOLE = "details, .table-scroll";
 export function typesetAll(root, { onScreen = false } = {}) {
   const nodes = root.querySelectorAll(".math, .math-block");
   if (!window.IntersectionObserver) { nodes.forEach(renderMath); return; }
@@ -111,14 +112,15 @@ export function typesetAll(root, { onScreen = false } = {}) {
       for (const en of entries) {
         if (!en.isIntersecting) continue;
         obs.unobserve(en.target);
-        // a closed aside is watched as a whole (its content is not laid out): its formulas are
-        // typeset as the aside comes near, so they are ready when the reader opens it
-        if (en.target.tagName === "DETAILS") en.target.querySelectorAll(".math, .math-block").forEach((m) => { if (!m.dataset.tex) renderMath(m); });
+        // a closed aside is watched as a whole (its content is not laid out), and so is a table
+        // that scrolls sideways (a formula in a column scrolled out of its box never meets the
+        // screen): their formulas are typeset as the box comes near
+        if (en.target.matches(WATCHED_WHOLE)) en.target.querySelectorAll(".math, .math-block").forEach((m) => { if (!m.dataset.tex) renderMath(m); });
         else renderMath(en.target);
       }
     }, { rootMargin: margin });
   } else if (root === document) mathObserver.disconnect();
-  nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n.closest("details") || n); });
+  nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n.closest(WATCHED_WHOLE) || n); });
 }
 
 // A number inside TeX, as the page writes it: `digits` decimals, the language's decimal mark
