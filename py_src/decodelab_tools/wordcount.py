@@ -97,6 +97,27 @@ def count(root: Path | None = None) -> dict:
     return out
 
 
+def numbers_in(value: str) -> int:
+    """How many numbers a reader meets in one text: each live value, each display formula (one
+    for the whole formula) and each numeral written in it (inline math's included)."""
+    n = len(re.findall(r'<span class="math-block">.*?</span>', value, flags=re.S))
+    value = re.sub(r'<span class="math-block">.*?</span>', " ", value, flags=re.S)
+    n += len(re.findall(r'data-live="', value))
+    value = re.sub(r'<span class="live"[^>]*>.*?</span>', " ", value, flags=re.S)
+    value = re.sub(r"<[^>]+>|\{[^}]*\}", " ", value)
+    return n + len(re.findall(r"(?<![\w.])\d+(?:[.,]\d+)*", value))
+
+
+def dense_paragraphs(root: Path | None = None, lang: str = "en", limit: int = 3) -> dict[str, int]:
+    """The main-line texts (not asides, widgets, tables or figures) with more than `limit` numbers
+    (issue 41: at most three a paragraph), {key: how many}."""
+    web = root or texts.web_dir()
+    entries = texts.load(lang, web)
+    keys = [k for k, part, zone in structure((web / "page.html").read_text(encoding="utf-8")) if zone == "main"]
+    counts = {k: numbers_in(entries[k]) for k in keys if k in entries}
+    return {k: n for k, n in counts.items() if n > limit}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true")
