@@ -12,7 +12,7 @@ const PREFIX = "decodelab.input.";
 const VERSION_KEY = "decodelab.input.version";
 const VERSION = "1"; // bump when widget ids change meaning
 
-function open(name) {
+function openStore(name) {
   try {
     const s = window[name];
     if (s.getItem(VERSION_KEY) !== VERSION) {
@@ -27,7 +27,7 @@ function open(name) {
 
 // [this tab's store, the shared one]; either may be missing
 function stores() {
-  return [open("sessionStorage"), open("localStorage")].filter(Boolean);
+  return [openStore("sessionStorage"), openStore("localStorage")].filter(Boolean);
 }
 
 function save(list, node) {

@@ -37,10 +37,12 @@ export function setText(node, key, args) {
   applyText(node);
 }
 
+// where a number is written as m × 10^e rather than with decimals (prose and TeX alike)
+const tenPower = (x) => { const a = Math.abs(x); return a !== 0 && (a < 1e-3 || a >= 1e6); };
+
 export function fmt(x, digits = 3) {
   if (x == null || !Number.isFinite(x)) return "–";
-  const a = Math.abs(x);
-  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return fmtTenPower(x);
+  if (tenPower(x)) return fmtTenPower(x);
   return fixed(x, digits);
 }
 
@@ -130,8 +132,7 @@ export function typesetAll(root, { onScreen = false } = {}) {
 export function texNumber(x, digits = 3, { base = false } = {}) {
   if (x == null || !Number.isFinite(x)) return "\\text{–}";
   const comma = (s) => s.replace(/,/g, "{,}");
-  const a = Math.abs(x);
-  if (a === 0 || (a >= 1e-3 && a < 1e6)) return comma(fixed(x, digits));
+  if (!tenPower(x)) return comma(fixed(x, digits));
   const [m, e] = x.toExponential(1).split("e");
   const s = `${comma(fixed(Number(m), 1))}\\times 10^{${Number(e)}}`;
   return base ? `\\left(${s}\\right)` : s;
