@@ -445,8 +445,18 @@ def step_build_info(micropip: Path, models: list[str], kernels: dict, package: P
     (WEB / "build-info.json").write_text(json.dumps(info, indent=1))
 
 
+def step_spec() -> None:
+    """kernels/dl_spec.h and web/js/generated/spec.js from py_src/decodelab/spec.py (and the
+    sampler's rules it gathers): the one declaration of the ABI, the schemes, the sampler's steps
+    and the default settings, in the forms C and the page read."""
+    from decodelab_tools import spec_gen
+
+    spec_gen.write()
+
+
 def build() -> None:
     step_npm()
+    step_spec()
     kernels = step_kernels()
     step_pyodide()
     micropip = step_micropip()

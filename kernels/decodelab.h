@@ -34,11 +34,11 @@
 
 #include <stdint.h>
 
-/* ---- weight formats: the code of each in the bundle's tensor table (bundle.py WeightFormat) -- */
-#define DL_WEIGHTS_F32 0u     /* float32 values (LayerNorm gains and biases) */
-#define DL_WEIGHTS_I8_ROW 1u  /* int8 values, row-major, one float32 scale per row (every matrix) */
-/* A second format (say 4-bit values in groups of 32, one scale per group) gets a code here, a
- * WeightFormat in bundle.py, its size rule in model.c's find_tensor, and its own products. */
+/* Every constant of this ABI (its version, the weight formats DL_WEIGHTS_*, the re-quantization
+ * schemes DL_SCHEME_*, the block sizes, the model file's structs) is declared once, in
+ * py_src/decodelab/spec.py, and generated into dl_spec.h. A second weight format (say 4-bit values
+ * in groups of 32) starts there, then gets its size rule in model.c's find_tensor and its products. */
+#include "dl_spec.h"
 
 #if defined(DL_NATIVE)
 #define DL_EXPORT(name)
@@ -51,7 +51,7 @@
 /* 0 for the scalar build, 1 with wasm SIMD (or a native SIMD target), 2 with wasm SIMD and the
  * relaxed-SIMD dot product (i32x4.relaxed_dot_i8x16_i7x16_add_s) in the fast path. */
 int32_t dl_simd_enabled(void);
-/* ABI version; bumped whenever a signature here changes or an export is added (8: dl_logits_sample, dl_exp_f64). */
+/* DL_ABI_VERSION (dl_spec.h); bumped whenever a signature here changes or an export is added. */
 int32_t dl_abi_version(void);
 /* Allocate n bytes (16-byte aligned, zeroed). Returns 0 on failure. */
 void *dl_alloc(uint32_t n);
@@ -68,8 +68,8 @@ void dl_matvec_f32x(const int8_t *q, const float *s, const float *x, float *y, i
  * unsigned 7-bit operand of the relaxed-SIMD dot product (one x86 pmaddubsw for 16 products),
  * and sum_c q*x = sum_c q*(x + 64) - 64 * sum_c q, with the row sums computed once per matrix.
  * Measured on 60 validation stories (bench generate, activation_paths): 7-bit x costs +0.0008
- * nats/token against float32 x (8-bit x cost +0.0002), and makes a token ~25% faster in Chromium. */
-#define DL_ACT_QMAX 63
+ * nats/token against float32 x (8-bit x cost +0.0002), and makes a token ~25% faster in Chromium.
+ * The bound is DL_ACT_QMAX (dl_spec.h). */
 
 /* Quantize x with one scale: xq[c] = round(x[c] / xs), xs = max|x| / DL_ACT_QMAX.
  * Returns xs (0 for an all-zero x). xq needs cols bytes. */
@@ -108,7 +108,6 @@ typedef struct Model Model;
 const char *dl_last_error(void);
 Model *dl_model_load(const uint8_t *bundle, uint32_t len);
 /* out[0..DL_CONFIG_FIELDS-1] = vocab, context, d_model, n_layers, n_heads, d_ff, eot_id */
-#define DL_CONFIG_FIELDS 7
 void dl_model_config(const Model *m, int32_t *out);
 void dl_model_reset(Model *m);               /* empty the KV cache */
 void dl_model_rewind(Model *m, int32_t k);   /* drop the last k cached tokens */
@@ -117,7 +116,6 @@ float *dl_model_step(Model *m, int32_t token);
 /* Feed n tokens in one pass over the weights (prefill, speculative verification); the logits
  * of the last n_logits positions (at most DL_MAX_BLOCK_LOGITS) land in the buffer, one row of
  * vocab floats each. */
-#define DL_MAX_BLOCK_LOGITS 64
 float *dl_model_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logits);
 /* No KV cache: empty the cache and recompute all n tokens; logits of the last. */
 float *dl_model_recompute(Model *m, const int32_t *tokens, int32_t n);
@@ -127,29 +125,28 @@ void dl_model_set_fast(Model *m, int32_t fast);
 /* Counters since load: token positions processed, multiply-accumulates (hosts take differences). */
 double dl_model_passes(const Model *m);
 double dl_model_macs(const Model *m);
-/* Re-quantize every matrix from the shipped int8 weights to `bits` (2..8) with one scale per
- * row (scheme 0), per matrix (1) or per group of 32 columns (2); returns the matrix count, 0 on
- * bad arguments. dl_model_restore puts the shipped weights back exactly. */
+/* Re-quantize every matrix from the shipped int8 weights to `bits` (DL_REQUANT_MIN_BITS..MAX) with
+ * one scale per row (DL_SCHEME_ROW), per matrix (DL_SCHEME_MATRIX) or per DL_SCHEME_GROUP_COLS
+ * columns (DL_SCHEME_GROUP32); returns the matrix count, 0 on bad arguments. dl_model_restore puts the shipped weights back exactly. */
 int32_t dl_model_requantize(Model *m, int32_t bits, int32_t scheme);
 int32_t dl_model_restore(Model *m);
 /* Where matrix i lives (wte, wpe, then per layer qkv, proj, fc, fc2):
  * out = {q pointer, scale pointer, rows, cols} (DL_MATRIX_INFO_WORDS uint32); returns 0 past the last. */
-#define DL_MATRIX_INFO_WORDS 4
 int32_t dl_model_matrix(const Model *m, int32_t i, uint32_t *out);
 
 /* ---- the sampler's reductions and one-call draw (logits.c) --------------------------------
  * Over n logits z with n_over of them replaced (over_ids[j] -> over_vals[j]; the repetition
  * penalty's values), using scratch space (`scratch`: n floats; top_ids, top_vals: n each):
  *   - with s_i = z_i * inv_t: out[0] = M = max s_i, out[1] = Z = sum exp(s_i - M),
- *     out[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z
- *     (inv_t = 0 skips the sums); every term and sum in double, within ~1e-14 relative of a plain
+ *     out[2] = A = sum exp(s_i - M) * (s_i - M); so p_i = exp(s_i - M) / Z, H = ln Z - A / Z;
+ *     out[3], out[4] = the mean and the standard deviation (population) of the z_i themselves,
+ *     for a rule that measures the spread of the logits (top-n-sigma); inv_t = 0 skips all sums; every term and sum in double, within ~1e-14 relative of a plain
  *     double-precision sum (tests/test_kernel.py), so the p_i add up to 1 to about that;
  *   - then, with k = min(top_n, n), the top k tokens by value (ties: lower id first) in descending
  *     order: k int32 ids from byte DL_PREPARE_HEADER_BYTES of `out`, then their k float32 values
  *     (penalised values where overridden). `out` needs DL_PREPARE_HEADER_BYTES + 8 * top_n bytes.
  * Returns k. One output block lets the host fetch everything with a single copy, and the two
  * plain arrays become Python arrays without building a tuple per token. */
-#define DL_PREPARE_HEADER_BYTES 24 /* M, Z, A as three doubles */
 int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t *over_ids,
                           const float *over_vals, int32_t n_over, float *scratch, int32_t top_n,
                           int32_t *top_ids, float *top_vals, double *out);
@@ -163,10 +160,6 @@ int32_t dl_logits_prepare(const float *z, int32_t n, double inv_t, const int32_t
  *   bytes [0, DL_SAMPLE_WORK_HEADER): the kernel's own note of how many candidates to fetch;
  *   then DL_SAMPLE_MAX_OVER int32 ids and DL_SAMPLE_MAX_OVER float32 values: the penalty's
  *   n_over replaced logits, written by the host; the rest is the kernel's scratch space. */
-#define DL_SAMPLE_UNDECIDED (-1)
-#define DL_SAMPLE_WORK_HEADER 16
-#define DL_SAMPLE_MAX_OVER 1024
-#define DL_SAMPLE_WORK_BYTES(n) (DL_SAMPLE_WORK_HEADER + 8 * DL_SAMPLE_MAX_OVER + 12 * (n) + 4 * ((n) & 1) + 16 * (n))
 int32_t dl_logits_sample(const float *z, int32_t n, uint8_t *work, int32_t n_over, double inv_t, int32_t top_k,
                          double top_p, double min_p, double u);
 /* e^x in double as dl_logits_sample computes it (exported so that tests can measure it). */

@@ -128,19 +128,47 @@ static void softmax_sums(const float *z, int32_t n, double inv_t, double *M_out,
     if (A_out) *A_out = A;
 }
 
+/* The mean and the (population) standard deviation of the n values, in double: two passes (the
+ * mean, then the squared distances from it), two lanes each, added last, so every build agrees. */
+static void moments(const float *z, int32_t n, double *mean_out, double *std_out) {
+    int32_t n2 = n & ~1, i;
+    dl_d2 s2 = dl_dsplat(0.0);
+    for (i = 0; i < n2; i += 2) s2 += dl_load_f2(z + i);
+    double sum = s2[0] + s2[1];
+    if (n2 < n) sum += (double)z[n2];
+    double mean = sum / (double)n;
+    dl_d2 m2 = dl_dsplat(mean), q2 = dl_dsplat(0.0);
+    for (i = 0; i < n2; i += 2) {
+        dl_d2 d = dl_load_f2(z + i) - m2;
+        q2 += d * d;
+    }
+    double sq = q2[0] + q2[1];
+    if (n2 < n) {
+        double d = (double)z[n2] - mean;
+        sq += d * d;
+    }
+    *mean_out = mean;
+    *std_out = __builtin_sqrt(sq / (double)n);
+}
+
 int32_t DL_EXPORT("dl_logits_prepare") dl_logits_prepare(const float *z, int32_t n, double inv_t,
                                                          const int32_t *over_ids, const float *over_vals,
                                                          int32_t n_over, float *scratch, int32_t top_n,
                                                          int32_t *top_ids, float *top_vals, double *out) {
     z = with_overrides(z, n, over_ids, over_vals, n_over, scratch);
     int32_t k = top_candidates(z, n, top_n, top_ids, top_vals);
-    double M = 0.0, Z = 0.0, A = 0.0;
-    if (inv_t > 0.0) softmax_sums(z, n, inv_t, &M, &Z, &A);
-    /* one output block, so the host reads everything with one copy: 3 doubles, k ids, k values */
+    double M = 0.0, Z = 0.0, A = 0.0, mean = 0.0, sd = 0.0;
+    if (inv_t > 0.0) {
+        softmax_sums(z, n, inv_t, &M, &Z, &A);
+        moments(z, n, &mean, &sd);
+    }
+    /* one output block, so the host reads everything with one copy: 5 doubles, k ids, k values */
     out[0] = M;
     out[1] = Z;
     out[2] = A;
-    int32_t *ids_out = (int32_t *)((uint8_t *)out + DL_PREPARE_HEADER_BYTES); /* after M, Z, A */
+    out[3] = mean;
+    out[4] = sd;
+    int32_t *ids_out = (int32_t *)((uint8_t *)out + DL_PREPARE_HEADER_BYTES); /* after the doubles */
     float *vals_out = (float *)(ids_out + k);
     for (int32_t i = 0; i < k; i++) {
         ids_out[i] = top_ids[i];

@@ -10,7 +10,7 @@
 #include "int8dot.h"
 
 /* bumped whenever an export's signature or an output block's layout changes (kernel.py checks) */
-int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return 8; }
+int32_t DL_EXPORT("dl_abi_version") dl_abi_version(void) { return DL_ABI_VERSION; }
 
 int32_t DL_EXPORT("dl_simd_enabled") dl_simd_enabled(void) {
 #if defined(DL_RELAXED_DOT)

@@ -55,25 +55,8 @@ static void copy_bytes(void *dst, const void *src, uint32_t n) {
 
 /* ---- plain structs: config, weights, run state ------------------------------------------ */
 
-/* The bundle's header and tensor table as they lie in the file (little-endian, like wasm; the
- * layout is documented once, in py_src/decodelab/bundle.py, and the sizes are checked here). */
-typedef struct {
-    uint8_t magic[4];             /* "DLM\x01" */
-    uint32_t version;             /* 1 */
-    uint32_t vocab, context, d_model, n_layers, n_heads, d_ff, eot;
-    uint32_t n_tensors, table_offset;
-    uint32_t tokenizer_offset, tokenizer_len, meta_offset, meta_len;
-    uint32_t total_len;           /* the whole file, its 4-byte CRC-32 included */
-} BundleHeader;
-
-typedef struct {
-    char name[24];                /* NUL padded */
-    uint32_t dtype;               /* weight format: DL_WEIGHTS_F32 or DL_WEIGHTS_I8_ROW (decodelab.h) */
-    uint32_t rows, cols, data_offset, scale_offset, reserved;
-} TensorEntry;
-
-_Static_assert(sizeof(BundleHeader) == 64, "bundle header is 64 bytes (bundle.py HEADER)");
-_Static_assert(sizeof(TensorEntry) == 48, "tensor entry is 48 bytes (bundle.py ENTRY)");
+/* The bundle's header and tensor table (BundleHeader, TensorEntry) come from dl_spec.h, generated
+ * from py_src/decodelab/spec.py with the Python reader's struct formats. */
 #define BUNDLE_MIN_LEN (sizeof(BundleHeader) + 4) /* a header and the checksum */
 
 /* The shape of the network, from the header. */
@@ -255,7 +238,7 @@ Model *DL_EXPORT("dl_model_load") dl_model_load(const uint8_t *b, uint32_t len) 
         last_error = "not a decodelab model file (bad magic)";
         return 0;
     }
-    if (hd->version != 1) {
+    if (hd->version != DL_BUNDLE_VERSION) {
         last_error = "unsupported model file version";
         return 0;
     }
@@ -591,12 +574,12 @@ static void span_quantize(int8_t *q, const int8_t *q0, float s0, float sb, int32
     }
 }
 
-/* Groups of 32 columns: v[c] = sg * clamp(round(s0 * q0[c] / sg), qmax) with sg = (group's
+/* Groups of DL_SCHEME_GROUP_COLS columns: v[c] = sg * clamp(round(s0 * q0[c] / sg), qmax) with sg = (group's
  * largest |w|) / qmax, or 0 for an all-zero group. Returns the row's largest |v|. */
 static float row_groups(float *v, const int8_t *q0, float s0, int32_t qmax, int32_t cols) {
     float row_amax = 0.0f, fq = (float)qmax;
-    for (int32_t g0 = 0; g0 < cols; g0 += 32) {
-        int32_t g1 = g0 + 32 < cols ? g0 + 32 : cols, c = g0;
+    for (int32_t g0 = 0; g0 < cols; g0 += DL_SCHEME_GROUP_COLS) {
+        int32_t g1 = g0 + DL_SCHEME_GROUP_COLS < cols ? g0 + DL_SCHEME_GROUP_COLS : cols, c = g0;
         float ga = span_amax(q0, s0, g0, g1);
         if (ga == 0.0f) {
             for (; c < g1; c++) v[c] = 0.0f;
@@ -624,7 +607,7 @@ static float row_groups(float *v, const int8_t *q0, float s0, int32_t qmax, int3
 static void requant_matrix(QMat *w, int32_t bits, int32_t scheme, float *tmp) {
     int32_t qmax = (1 << (bits - 1)) - 1, mult = 127 / qmax, rows = w->rows, cols = w->cols;
     float mat_amax = 0.0f;
-    if (scheme == 1)
+    if (scheme == DL_SCHEME_MATRIX)
         for (int32_t r = 0; r < rows; r++) {
             float a = span_amax(w->q0 + r * cols, w->s0[r], 0, cols);
             if (a > mat_amax) mat_amax = a;
@@ -633,7 +616,7 @@ static void requant_matrix(QMat *w, int32_t bits, int32_t scheme, float *tmp) {
         const int8_t *q0 = w->q0 + r * cols;
         int8_t *q = w->q + r * cols;
         float s0 = w->s0[r];
-        if (scheme == 2) {
+        if (scheme == DL_SCHEME_GROUP32) {
             /* the groups have different scales, so the row is carried back at 8 bits with one
              * row scale: a second rounding of the b-bit values in tmp */
             float row_amax = row_groups(tmp, q0, s0, qmax, cols);
@@ -653,7 +636,7 @@ static void requant_matrix(QMat *w, int32_t bits, int32_t scheme, float *tmp) {
             w->s[r] = s8;
             continue;
         }
-        float amax = scheme == 0 ? span_amax(q0, s0, 0, cols) : mat_amax;
+        float amax = scheme == DL_SCHEME_ROW ? span_amax(q0, s0, 0, cols) : mat_amax;
         if (amax == 0.0f) {
             for (int32_t c = 0; c < cols; c++) q[c] = 0;
             w->s[r] = 0.0f;
@@ -690,8 +673,8 @@ static int32_t each_matrix(Model *m, int32_t bits, int32_t scheme, int restore) 
 }
 
 int32_t DL_EXPORT("dl_model_requantize") dl_model_requantize(Model *m, int32_t bits, int32_t scheme) {
-    if (bits < 2 || bits > 8 || scheme < 0 || scheme > 2) {
-        last_error = "bits must be 2..8 and scheme 0 (row), 1 (matrix) or 2 (group of 32)";
+    if (bits < DL_REQUANT_MIN_BITS || bits > DL_REQUANT_MAX_BITS || scheme < 0 || scheme >= DL_SCHEME_COUNT) {
+        last_error = "bits out of range or an unknown scheme (py_src/decodelab/spec.py lists them)";
         return 0;
     }
     return each_matrix(m, bits, scheme, 0);

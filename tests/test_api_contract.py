@@ -11,6 +11,7 @@ import pytest
 from conftest import ROOT
 
 from decodelab import api, ch1, session
+from decodelab import sampler as S
 
 CALLED: set = set()
 
@@ -603,11 +604,18 @@ def test_fig_pipeline_narrows_stage_by_stage_to_the_panels_final_distribution():
     st = {"temperature": 0.8, "top_k": 40, "top_p": 0.9, "min_p": 0.05, "repetition_penalty": 1.3}
     f = call("fig_pipeline", prompt=ch1.OPENINGS[0], settings=st)
     names = [x["stage"] for x in f["stages"]]
-    assert names == ["penalty", "temperature", "top_k", "top_p", "min_p"]
-    n = [x["survivors"] for x in f["stages"]]
-    assert n[0] == n[1] == f["vocab"] and n[2] == 40 and n[2] >= n[3] >= n[4] >= 1
+    assert names == [step.name for step in S.STEPS]  # every declared step is drawn, in its order
+    n = dict(zip(names, (x["survivors"] for x in f["stages"])))
+    assert n["penalty"] == n["temperature"] == f["vocab"] and n["top_k"] == 40
+    counts = [n[step.name] for step in S.STEPS]
+    assert all(a >= b >= 1 for a, b in zip(counts, counts[1:]))
     view = call("ch1_view", prompt=ch1.OPENINGS[0], settings=st)
-    assert n[4] == view["survivors"] and f["greedy"] == view["top"][0]["text"]
+    assert counts[-1] == view["survivors"] and f["greedy"] == view["top"][0]["text"]
+    # a stage past a cut that is on never shows the vocabulary again (a rule missing from the
+    # stage table would stay on, or off, at every stage)
+    for step in S.CUTS:
+        if step.on(st.get(step.field, step.default)):
+            assert n[step.name] < f["vocab"], step.name
     last = call("fig_pipeline", prompt=ch1.OPENINGS[0], settings={**st, "temperature_last": True})
     assert [x["stage"] for x in last["stages"]][-1] == "temperature"
     assert error("fig_pipeline", prompt=ch1.OPENINGS[0], settings={"top_p": 7})["field"] == "top_p"

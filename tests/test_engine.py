@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from decodelab import quant
+from decodelab import quant, spec
 from decodelab_tools import reference
 from decodelab import sampler as S
 from decodelab.engine import Engine
@@ -128,7 +128,7 @@ def test_stop_token_and_length_limit(engine):
     assert gen2.tokens == [first] and gen2.stop_reason == "stop_token"
 
 
-@pytest.mark.parametrize("scheme", ["row", "matrix", "group32"])
+@pytest.mark.parametrize("scheme", spec.SCHEME_NAMES)
 @pytest.mark.parametrize("bits", [8, 5, 3, 2])
 def test_requantized_weights_equal_python_reference(engine, scheme, bits):
     engine.requantize(bits, scheme)
@@ -271,7 +271,7 @@ def test_all_builds_write_the_same_text(kernel, simd_kernel, scalar_kernel):
     assert texts[0] == texts[1] == texts[2]
 
 
-@pytest.mark.parametrize("scheme", ["row", "matrix", "group32"])
+@pytest.mark.parametrize("scheme", spec.SCHEME_NAMES)
 def test_requantization_with_remainder_columns(kernel, scalar_kernel, odd_width_bundle, scheme):
     engines = [Engine(kernel, odd_width_bundle), Engine(scalar_kernel, odd_width_bundle)]
     for bits in (6, 2):
@@ -286,7 +286,7 @@ def test_requantization_with_remainder_columns(kernel, scalar_kernel, odd_width_
         assert got[0] == got[1] == (bytes(ref_q), [quant.f32(v) for v in ref_s])
 
 
-@pytest.mark.parametrize("scheme", ["row", "matrix", "group32"])
+@pytest.mark.parametrize("scheme", spec.SCHEME_NAMES)
 @pytest.mark.parametrize("bits", [6, 3])
 def test_reports_numpy_requantization_equals_the_kernels(engine, scheme, bits):
     """The held-out figures per bit depth (report.py, written into the bundle's metadata) come

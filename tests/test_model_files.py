@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from decodelab import spec
 from decodelab.bundle import BundleError, read_bundle, tokenizer_from_bundle, write_bundle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,7 +138,7 @@ def test_the_bundle_carries_its_held_out_figures():
         assert math.isclose(f["bits_per_byte"], f["nats_per_token"] * h["tokens"] / math.log(2) / h["bytes"], rel_tol=1e-9)
     assert abs(h["int8"]["nats_per_token"] - h["float"]["nats_per_token"]) <= 0.01
     sweep = h["requant"]
-    for scheme in ("row", "matrix", "group32"):
+    for scheme in spec.SCHEME_NAMES:
         nats = [sweep[scheme][str(b)]["nats_per_token"] for b in (6, 4, 2)]
         assert nats[0] <= nats[1] <= nats[2]  # fewer bits never help
     assert sweep["group32"]["3"]["nats_per_token"] <= sweep["matrix"]["3"]["nats_per_token"]

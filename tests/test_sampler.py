@@ -280,8 +280,8 @@ def test_rank_curve_matches_the_sampler(model, t):
     full = sample_step(src, ids, Settings(temperature=t, top_p=1.0), None, head_size=model.vocab, fetch_all=True)
     probs = [p for _, p, _ in full.head]
     ranks = rank_sample(model.vocab)
-    _, _, M, Z, _ = src.prepare(1 / t, {}, 0)
-    p, cum = src.rank_curve(src.sorted_copy({}), 1 / t, M, Z, ranks)
+    prep = src.prepare(1 / t, {}, 0)
+    p, cum = src.rank_curve(src.sorted_copy({}), 1 / t, prep.M, prep.Z, ranks)
     run = 0.0
     cums = []
     for q in probs:
@@ -337,11 +337,16 @@ def test_the_normaliser_is_a_double_precision_sum(model, kernel, simd_kernel, sc
     for k in (kernel, simd_kernel, scalar_kernel):
         ptr = k.alloc(4 * len(vals))
         k.put(ptr, vals)
-        _, _, m, z, a = KernelLogits(k, len(vals), ptr).prepare(1 / t, {}, 4)
-        got.append((m, z, a))
+        prep = KernelLogits(k, len(vals), ptr).prepare(1 / t, {}, 4)
+        m, z, a = prep.M, prep.Z, prep.A
+        got.append(tuple(prep[2:]))
         assert m == M
         assert math.isclose(z, Z, rel_tol=1e-12), (z, Z)
         assert math.isclose(a, A, rel_tol=1e-12, abs_tol=1e-12 * Z), (a, A)
+        # the logits' own mean and spread (top-n-sigma's statistic), against a plain sum
+        mean = math.fsum(vals) / len(vals)
+        std = math.sqrt(math.fsum((v - mean) ** 2 for v in vals) / len(vals))
+        assert math.isclose(prep.mean, mean, rel_tol=1e-12, abs_tol=1e-12) and math.isclose(prep.std, std, rel_tol=1e-12)
     assert got[0] == got[1] == got[2]  # every build, the same bits
     # the sampler's whole distribution, from the kernel's sums, adds up to 1 and no token is above
     # 1 (the panel once showed 739 %); below T 0.01 the sampler is greedy
@@ -369,8 +374,8 @@ class _LowZ(ListLogits):
     add up to 0.999, and a draw u above that used to fall to the least likely token."""
 
     def prepare(self, inv_t, overrides, top_n):
-        ids, vals, M, Z, A = super().prepare(inv_t, overrides, top_n)
-        return ids, vals, M, Z * 1.001, A
+        prep = super().prepare(inv_t, overrides, top_n)
+        return prep._replace(Z=prep.Z * 1.001)
 
 
 @pytest.mark.parametrize("u", [0.9995, 0.99999999])
@@ -400,11 +405,12 @@ def test_every_setting_belongs_to_one_declared_step():
     check; a new cut is one more unit. Only the penalty's window and the order flag are options
     of a step rather than steps."""
     from decodelab import sampler as S
+    from decodelab.engine import KernelLogits
 
     fields = set(Settings.__dataclass_fields__)
     owned = [step.field for step in S.STEPS]
     assert len(owned) == len(set(owned)) and fields - set(owned) == {"penalty_window", "temperature_last"}
-    assert [c.field for c in S.CUTS] == ["top_k", "top_p", "min_p"]
+    assert {c.field for c in S.KERNEL_CUTS} == set(KernelLogits.DRAW_CUTS)  # the kernel's draw knows them by name
     for step in S.STEPS:
         with pytest.raises(SamplerError) as e:
             step.check(float("nan"))
@@ -455,9 +461,8 @@ def _exact_path_token(src, history, s, u):
     from decodelab import sampler as S
 
     over = S.RepetitionPenalty.overrides(src, history, s)
-    _, filtering, temp_last, *_ = S._plan(s)
     c = S._filter(src, over, s, u, False)
-    return c.ids[S._draw(c, s, u, filtering, temp_last)[0]]
+    return c.ids[S._draw(c, s, u, S._plan(s))[0]]
 
 
 def _logits(rng, shape: str, n: int) -> list:
@@ -498,11 +503,11 @@ def test_the_kernels_one_call_draw_is_the_exact_paths_token(kernel, shape):
                           top_p=rng.choice([1.0, 0.95, 0.5, 0.99]), min_p=rng.choice([0.0, 0.0, 0.05, 0.3]),
                           repetition_penalty=rng.choice([1.0, 1.3]))
         history = [rng.randrange(n) for _ in range(rng.randrange(80))]
-        _, _, _, inv, _, quick = S._plan(s)
+        plan = S._plan(s)
         for _ in range(4):
             u = rng.random()
             want = _exact_path_token(src, history, s, u)
-            got = src.draw(inv, S.RepetitionPenalty.overrides(src, history, s), *quick, u)
+            got = src.draw(plan.inv, S.RepetitionPenalty.overrides(src, history, s), plan.kernel_cuts, u)
             assert got in (want, -1), (s, u)
             declined += got == -1
             assert sample_token(src, history, s, _FixedU(u)) == want
@@ -525,7 +530,7 @@ def test_an_exact_tie_at_a_cut_is_left_to_python(kernel):
     kernel.put(ptr, vals)
     src = KernelLogits(kernel, n, ptr).bind(vals, ptr)
     s = make_settings(temperature=1.0, top_k=2, top_p=0.5)
-    assert src.draw(1.0, {}, *S._plan(s)[5], 0.9) == -1
+    assert src.draw(1.0, {}, S._plan(s).kernel_cuts, 0.9) == -1
     assert sample_token(src, [], s, _FixedU(0.9)) == _exact_path_token(src, [], s, 0.9) == 0
 
 
@@ -543,7 +548,7 @@ def test_the_one_call_draw_is_the_same_in_every_build(kernel, simd_kernel, scala
         ptr = k.alloc(4 * n)
         k.put(ptr, vals)
         src = KernelLogits(k, n, ptr).bind(vals, ptr)
-        draws.append([src.draw(1 / t, {7: -3.0}, top_k, 0.9, 0.02, u / 97)
+        draws.append([src.draw(1 / t, {7: -3.0}, {"top_k": top_k, "top_p": 0.9, "min_p": 0.02}, u / 97)
                       for t in (0.5, 1.0, 2.0) for top_k in (0, 40) for u in range(97)])
     assert draws[0] == draws[1] == draws[2] and -1 not in draws[0]
 

@@ -1,6 +1,7 @@
 """The model bundle (.dlm): reading and writing, in pure Python (runs in Pyodide too).
 
-Layout (little-endian; the one authoritative description, mirrored by kernels/model.c):
+Layout (little-endian; the field lists and formats are declared in spec.py, which also generates
+the C structs of kernels/dl_spec.h):
 
     header, 64 bytes
       0  char[4]  magic "DLM\\x01"
@@ -31,38 +32,14 @@ import zlib
 from array import array
 from dataclasses import dataclass, field
 
-MAGIC = b"DLM\x01"
-VERSION = 1
-HEADER = struct.Struct("<4s15I")
-ENTRY = struct.Struct("<24s6I")
+from . import spec
+from .spec import FLOAT32, INT8_ROW, MATRIX_FORMAT, WEIGHT_FORMATS, WeightFormat  # noqa: F401 (re-exported)
 
-
-@dataclass(frozen=True)
-class WeightFormat:
-    """How one tensor's values are stored: its code in the tensor table (the C header's
-    DL_WEIGHTS_*), the bytes of one value, and whether one float32 scale per row comes with it.
-    A new format (say 4-bit values in groups of 32 with a scale each) starts here, in the
-    header's list, and in the kernel's matrix-vector products."""
-    code: int
-    name: str
-    value_bytes: int
-    row_scales: bool
-
-    def data_bytes(self, rows: int, cols: int) -> int:
-        return rows * cols * self.value_bytes
-
-    def scale_bytes(self, rows: int) -> int:
-        return 4 * rows if self.row_scales else 0
-
-    def float32_bytes(self, rows: int, cols: int) -> int:
-        """The same tensor as plain float32 (what the format saves against)."""
-        return 4 * rows * cols
-
-
-FLOAT32 = WeightFormat(0, "float32", 4, False)  # LayerNorm gains and biases
-INT8_ROW = WeightFormat(1, "int8, one float32 scale per row", 1, True)  # every matrix: W[r][c] = s[r] * q[r][c]
-FORMATS = {f.code: f for f in (FLOAT32, INT8_ROW)}
-MATRIX_FORMAT = INT8_ROW  # the format every 2-D weight ships in (export, checks, chapter 2's byte counts)
+MAGIC = spec.BUNDLE_MAGIC
+VERSION = spec.BUNDLE_VERSION
+HEADER = spec.BUNDLE_HEADER   # "<4s15I": the magic, then spec.BUNDLE_HEADER_FIELDS
+ENTRY = spec.TENSOR_ENTRY     # "<24s6I": the name, then spec.TENSOR_ENTRY_FIELDS
+FORMATS = {f.code: f for f in WEIGHT_FORMATS}
 F32, I8 = FLOAT32.code, INT8_ROW.code  # the codes, as the tensor table stores them
 
 

@@ -111,12 +111,12 @@ def _rank_plot(src, ids, history, s: S.Settings) -> dict:
             pc.order_key, pc.sorted_ptr = order_key, src.sorted_copy(over)
         # with temperature last (or T = 0) the curve is the model's own distribution, at T = 1
         inv = 1.0 if (s.temperature_last or s.temperature == 0) else 1.0 / s.temperature
-        _, _, M, Z, _ = src.prepare(inv, over, 0)
+        prep = src.prepare(inv, over, 0)
         xs = rank_sample(src.vocab_size)
         cut = 0 < k < src.vocab_size
         if cut and k not in xs:
             xs = sorted(xs + [k])
-        p, cum = src.rank_curve(pc.sorted_ptr, inv, M, Z, xs)
+        p, cum = src.rank_curve(pc.sorted_ptr, inv, prep.M, prep.Z, xs)
         if cut:
             mass = cum[xs.index(k)]
             cum = [c / mass for c, x in zip(cum, xs) if x <= k]
@@ -140,11 +140,11 @@ def ch1_view(prompt: str, settings: dict, extra: list | None = None, seed: int |
     top = [{"id": i, "text": e.tokenizer.token_str(i), "p": p, "q": q, "kept": q > 0} for i, p, q in st.head]
     tail_p = max(0.0, 1.0 - sum(t["p"] for t in top))
     # what the filters left below the shown bars (none if every survivor is shown: not a rounding residue)
-    tail_q = max(0.0, 1.0 - sum(t["q"] for t in top)) if st.survivors > len(top) else 0.0
+    tail_q = max(0.0, 1.0 - sum(t["q"] for t in top)) if st.kept[-1][1] > len(top) else 0.0
     out = {
         "n_prompt_tokens": len(ids), "vocab": e.vocab, "top": top, "tail": {"p": tail_p, "q": tail_q},
         "plot": _rank_plot(src, ids, history, s),
-        "survivors": st.survivors, "cut_mass": st.cut_mass, "entropy": st.entropy, "eff": math.exp(st.entropy),
+        "survivors": st.survivors, "kept": st.kept, "cut_mass": st.cut_mass, "entropy": st.entropy, "eff": math.exp(st.entropy),
         "entropy_full": st.entropy_full, "eff_full": math.exp(st.entropy_full),
         "greedy": st.head[0][0], "settings": s.as_dict(),
     }
@@ -384,10 +384,10 @@ def ch1_loops(openings: list, n: int = 80, penalty: float = 1.0) -> dict:
 # ---- the end token and the context slide --------------------------------------------------------
 
 @endpoint
-def ch1_long(prompt: str, seed: int, n: int, stop_at_end: bool, temperature: float = 0.8) -> dict:
+def ch1_long(prompt: str, seed: int, n: int, stop_at_end: bool, temperature: float = S.DEFAULTS.temperature) -> dict:
     e = engine()
     check_count(n, 1, 1200, "n", "ch1_long_count")
-    s = S.make_settings(temperature=temperature, top_p=0.95)
+    s = S.make_settings(**{**S.DEFAULTS.as_dict(), "temperature": temperature})
     g = generate_text(e, encode_prompt(e, prompt), s, check_seed(seed), n, stop_at_end=stop_at_end, info=False)
     g.update(context=e.context, keep=e.keep, cache_len=len(e.history), end_token=e.eot,
              end_text=e.tokenizer.token_str(e.eot))

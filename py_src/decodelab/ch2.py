@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import time
 
-from . import quant
+from . import quant, spec
 from . import sampler as S
 from .errors import InputError
 from .inputs import check_count, check_text, encode_prompt, token_texts
@@ -214,7 +214,7 @@ def heldout_summary(h: dict | None) -> dict | None:
            "int8_delta": h["int8"]["nats_per_token"] - h["float"]["nats_per_token"],
            "sweep_stories": rq["stories"], "sweep_tokens": rq["tokens"], "sweep_float_nats": fl,
            "delta": {}, "cheap": {}, "thread": {}, "thread_delta": {}, "collapse": {}, "collapse_delta": {}}
-    for sch in ("row", "matrix", "group32"):
+    for sch in spec.SCHEME_NAMES:
         by = rq.get(sch)
         if not by:
             continue
@@ -289,7 +289,7 @@ def ch2_facts() -> dict:
           "worst": worst["label"], "worst_max_over_median": worst["max_over_median"], "example": ex}
     bits = {"zero_frac_2bit_row": zero2 / n_w, "scale_bits_row": 32 / d,
             "eff_bits": {sch: {str(bb): bb + 32 * k / n_w for bb in range(2, 9)}
-                         for sch, k in (("row", n_rows), ("matrix", len(mats)), ("group32", n_groups))},
+                         for sch, k in ((spec.ROW.name, n_rows), (spec.MATRIX.name, len(mats)), (spec.GROUP32.name, n_groups))},
             "story_tokens": len(e.tokenizer.encode(OUR_STORY)), "thresholds": [CHEAP, THREAD, COLLAPSE]}
     return {"cfg": {"vocab": V, "context": T, "d_model": d, "n_layers": L, "n_heads": H, "d_ff": F,
                     "kv_vectors_per_token": 2 * L},

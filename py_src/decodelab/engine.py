@@ -15,13 +15,13 @@ import time
 from array import array
 from dataclasses import dataclass, field
 
+from . import spec
 from .bundle import Bundle, read_bundle, tokenizer_from_bundle
 from .errors import InputError
 from .kernel import (CONFIG_FIELDS, MATRIX_INFO_WORDS, PREPARE_HEADER_BYTES, SAMPLE_MAX_OVER, SAMPLE_UNDECIDED,
                      SAMPLE_WORK_HEADER, Kernel, KernelError, sample_work_bytes)
-from .sampler import LogitSource
+from .sampler import LogitSource, Prepared
 
-SCHEMES = {"row": 0, "matrix": 1, "group32": 2}
 
 
 @dataclass
@@ -95,30 +95,35 @@ class KernelLogits(LogitSource):
             self.k.put(self.over_vals, array("f", overrides.values()))
         return n_over
 
-    def draw(self, inv_t: float, overrides: dict, top_k: int, top_p: float, min_p: float, u: float) -> int:
+    # dl_logits_sample's cut arguments, in its order: the Settings fields of sampler.KERNEL_CUTS
+    # (tests/test_sampler.py checks that the two name the same rules)
+    DRAW_CUTS = ("top_k", "top_p", "min_p")
+
+    def draw(self, inv_t: float, overrides: dict, cuts: dict, u: float) -> int:
         """The token the sampler's exact path would draw, from one kernel call (dl_logits_sample),
         or -1 where the kernel cannot prove it (then the sampler computes it itself)."""
         n_over = self._put_overrides(overrides)
-        tok = self._sample(self.ptr, self.vocab_size, self.work, n_over, inv_t, top_k, top_p, min_p, u)
+        tok = self._sample(self.ptr, self.vocab_size, self.work, n_over, inv_t, cuts["top_k"], cuts["top_p"],
+                           cuts["min_p"], u)
         return -1 if tok == SAMPLE_UNDECIDED else tok
 
-    def prepare(self, inv_t: float, overrides: dict, top_n: int):
+    def prepare(self, inv_t: float, overrides: dict, top_n: int) -> Prepared:
         n_over = self._put_overrides(overrides)
         got = self.k.logits_prepare(self.ptr, self.vocab_size, float(inv_t), self.over_ids, self.over_vals, n_over,
                                     self.scratch, top_n, self.top_ids, self.top_vals, self.out)
         h = PREPARE_HEADER_BYTES
         view = memoryview(self._outbuf)[:h + 8 * got]
         self.k.read_into(self.out, view)
-        M, Z, A = struct.unpack_from("<3d", view)
+        sums = struct.unpack_from(f"<{len(spec.PREPARE_HEADER)}d", view)
         ids, vals = array("i"), array("f")
         ids.frombytes(view[h:h + 4 * got])
         vals.frombytes(view[h + 4 * got:])
-        return ids, vals, M, Z, A
+        return Prepared(ids, vals, *sums)
 
     def sorted_copy(self, overrides: dict) -> int:
         """Every value (with the penalty's overrides) in descending order, into a kernel buffer of
         this source's own; returns its address (for rank_curve)."""
-        _, vals, *_ = self.prepare(0.0, overrides, self.vocab_size)
+        vals = self.prepare(0.0, overrides, self.vocab_size).vals
         if not self._sorted:
             self._sorted = self.k.alloc(4 * self.vocab_size)
         self.k.put(self._sorted, vals)
@@ -384,12 +389,13 @@ class Engine:
 
     # -- re-quantization ---------------------------------------------------------------------
     def requantize(self, bits: int, scheme: str) -> float:
-        if scheme not in SCHEMES:
-            raise InputError("scheme_unknown", "scheme", schemes=", ".join(SCHEMES))
-        if not (isinstance(bits, int) and 2 <= bits <= 8):
-            raise InputError("bits_range", "bits", lo=2, hi=8)
+        if scheme not in spec.SCHEMES_BY_NAME:
+            raise InputError("scheme_unknown", "scheme", schemes=", ".join(spec.SCHEME_NAMES))
+        lo, hi = spec.REQUANT_BITS
+        if not (isinstance(bits, int) and lo <= bits <= hi):
+            raise InputError("bits_range", "bits", lo=lo, hi=hi)
         t0 = time.perf_counter()
-        self._check(self.k.model_requantize(self.h, bits, SCHEMES[scheme]))
+        self._check(self.k.model_requantize(self.h, bits, spec.SCHEMES_BY_NAME[scheme].code))
         self.quant = (bits, scheme)
         return (time.perf_counter() - t0) * 1e3
 

@@ -9,9 +9,9 @@ from .errors import InputError
 from .inputs import check_seed, encode_prompt
 from .session import endpoint, session
 
-# the pipeline in the order the sampler applies it (sampler.STEPS): the penalty and the
-# temperature reshape the distribution, the three cuts remove tokens, the draw picks one
-PIPELINE = ("penalty", "temperature", "top_k", "top_p", "min_p")
+# the pipeline in the order the sampler applies it (sampler.STEPS, each rule's `name`): the
+# penalty and the temperature reshape the distribution, the cuts remove tokens, the draw picks one
+PIPELINE = tuple(step.name for step in S.STEPS)
 STORY_MAX = 120  # tokens of the opening figure's story (a few seconds' reading at its pace)
 
 
@@ -26,13 +26,12 @@ def _stage_settings(s: S.Settings, upto: str) -> S.Settings:
     """The settings with only the steps up to `upto` switched on (the later ones off)."""
     kw = s.as_dict()
     order = pipeline_order(s)
-    off = {"penalty": ("repetition_penalty", 1.0), "temperature": ("temperature", 1.0),
-           "top_k": ("top_k", 0), "top_p": ("top_p", 1.0), "min_p": ("min_p", 0.0)}
+    by_name = {step.name: step for step in S.STEPS}
     for name in order[order.index(upto) + 1:]:
-        field, neutral = off[name]
-        if name == "temperature" and s.temperature == 0:
+        step = by_name[name]
+        if step is S.Temperature and s.temperature == 0:
             continue  # greedy stays greedy at every stage
-        kw[field] = neutral
+        kw[step.field] = step.neutral
     return S.make_settings(**kw)
 
 
@@ -123,7 +122,7 @@ def fig_story(prompt: str = "Once upon a time", seed: int = 1, n: int = 80) -> d
     e = engine()
     seed = check_seed(seed)
     n = max(1, min(int(n), STORY_MAX))
-    r = generate_text(e, encode_prompt(e, prompt), S.Settings(temperature=0.8, top_p=0.95), seed, n,
+    r = generate_text(e, encode_prompt(e, prompt), S.DEFAULTS, seed, n,
                       stop_at_end=True)
     return {"prompt": prompt, "texts": r["texts"], "p": [x["p"] for x in r["steps"]],
             "stop_reason": r["stop_reason"], "seed": seed}

@@ -24,7 +24,7 @@ import weakref
 from array import array
 from pathlib import Path
 
-from . import builds
+from . import builds, spec
 
 IN_PYODIDE = sys.platform == "emscripten"
 
@@ -213,21 +213,15 @@ def default_wasm_path(simd: bool = True) -> Path:
     return wasm_path(builds.RELAXED.name if simd else builds.SCALAR.name)
 
 
-# Sizes of the blocks the kernel writes, as decodelab.h defines them (tests/test_abi.py reads the
-# header and compares): the model config is 7 int32, a matrix's description 4 uint32, and
-# dl_logits_prepare's output starts with M, Z, A as three float64 before the top ids and values.
-CONFIG_FIELDS = 7
-MATRIX_INFO_WORDS = 4
-PREPARE_HEADER_BYTES = 24
-# dl_logits_sample's work block: a header, then the penalty's ids and values, then scratch space
-SAMPLE_UNDECIDED = -1
-SAMPLE_WORK_HEADER = 16
-SAMPLE_MAX_OVER = 1024
-
-
-def sample_work_bytes(n: int) -> int:
-    """DL_SAMPLE_WORK_BYTES(n) of decodelab.h (tests/test_abi.py compares the two)."""
-    return SAMPLE_WORK_HEADER + 8 * SAMPLE_MAX_OVER + 12 * n + 4 * (n & 1) + 16 * n
+# Sizes of the blocks the kernel writes, and the ABI's version: declared once in spec.py (the C
+# header dl_spec.h is generated from the same declarations).
+CONFIG_FIELDS = len(spec.CONFIG_FIELDS)
+MATRIX_INFO_WORDS = spec.MATRIX_INFO_WORDS
+PREPARE_HEADER_BYTES = spec.PREPARE_HEADER_BYTES
+SAMPLE_UNDECIDED = spec.SAMPLE_UNDECIDED
+SAMPLE_WORK_HEADER = spec.SAMPLE_WORK_HEADER
+SAMPLE_MAX_OVER = spec.SAMPLE_MAX_OVER
+sample_work_bytes = spec.sample_work_bytes
 ERROR_MESSAGE_MAX = 200
 
 
@@ -237,7 +231,7 @@ class Kernel:
     Every export the Python code uses is bound here by its name in decodelab.h, once; nothing
     above this class calls the host directly."""
 
-    ABI_VERSION = 8  # 8: dl_logits_sample and dl_exp_f64 (the generation loop's one-call draw)
+    ABI_VERSION = spec.ABI_VERSION
 
     def __init__(self, host):
         self.host = host

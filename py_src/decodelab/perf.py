@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 from . import sampler as S
+from .spec import SCHEME_NAMES
 from .session import endpoint, session
 
 PROMPT = "Once upon a time, there was a little girl named Lily. She"
@@ -11,7 +12,7 @@ PROMPT = "Once upon a time, there was a little girl named Lily. She"
 
 def generate_speed(e, n: int, mode: str, seed: int = 1) -> dict:
     """Tokens/s of generation with greedy or the default sampler (T = 0.8, top-p 0.95)."""
-    s = S.Settings(temperature=0.0) if mode == "greedy" else S.Settings(temperature=0.8, top_p=0.95)
+    s = S.Settings(temperature=0.0) if mode == "greedy" else S.DEFAULTS
     rng = S.Rng(seed)
 
     def choose(src, history):
@@ -51,7 +52,7 @@ def requant_ms(e) -> dict:
     import statistics  # not at the top: the page's start-up without a snapshot would pay for it
 
     out = {}
-    for scheme in ("row", "matrix", "group32"):
+    for scheme in SCHEME_NAMES:
         for bits in (8, 6, 4, 3, 2):
             ts = [e.requantize(bits, scheme) for _ in range(3)]
             out[f"{scheme}/{bits}"] = statistics.median(ts)

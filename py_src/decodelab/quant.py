@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import struct
+from .spec import GROUP32, MATRIX, SCHEME_NAMES
 
 _f32 = struct.Struct("<f")
 
@@ -45,7 +46,7 @@ def quantize_row(values, bits: int = 8) -> tuple[list[int], float]:
     return [max(-qmax, min(qmax, round_half_away(v / s))) for v in values], s
 
 
-SCHEMES = ("row", "matrix", "group32")
+SCHEMES = SCHEME_NAMES
 
 
 def requantize_reference(q: bytes | bytearray, scales: list[float], rows: int, cols: int, bits: int,
@@ -65,7 +66,7 @@ def requantize_reference(q: bytes | bytearray, scales: list[float], rows: int, c
     out_q = bytearray(rows * cols)
     out_s = [0.0] * rows
     signed = memoryview(bytes(q)).cast("b")
-    if scheme == "matrix":
+    if scheme == MATRIX.name:
         amax = 0.0
         for r in range(rows):
             s = f32(scales[r])
@@ -76,10 +77,11 @@ def requantize_reference(q: bytes | bytearray, scales: list[float], rows: int, c
     for r in range(rows):
         s_row = f32(scales[r])
         w = [f32(s_row * signed[r * cols + c]) for c in range(cols)]
-        if scheme == "group32":
+        if scheme == GROUP32.name:
             deq = [0.0] * cols
-            for g0 in range(0, cols, 32):
-                grp = w[g0:g0 + 32]
+            width = GROUP32.group
+            for g0 in range(0, cols, width):
+                grp = w[g0:g0 + width]
                 ga = max(abs(v) for v in grp)
                 if ga == 0.0:
                     continue
@@ -95,7 +97,7 @@ def requantize_reference(q: bytes | bytearray, scales: list[float], rows: int, c
                 out_q[r * cols + c] = max(-127, min(127, round_half_away(f32(deq[c] / s8)))) & 0xFF
             out_s[r] = s8
             continue
-        amax_r = amax if scheme == "matrix" else max((abs(v) for v in w), default=0.0)
+        amax_r = amax if scheme == MATRIX.name else max((abs(v) for v in w), default=0.0)
         if amax_r == 0.0:
             continue
         sb = f32(amax_r / qmax)

@@ -30,65 +30,15 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import accumulate
+from typing import NamedTuple, Sequence
 
 from .errors import InputError
 
 
 class SamplerError(InputError):
     """A sampler parameter is invalid; `field` names it."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    temperature: float = 0.8
-    top_k: int = 0
-    top_p: float = 0.95
-    min_p: float = 0.0
-    repetition_penalty: float = 1.0
-    penalty_window: int = 64
-    temperature_last: bool = False
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-    @property
-    def filters_on(self) -> bool:
-        """Whether any cut (CUTS: top-k, top-p, min-p) is on; off, every token survives."""
-        return any(cut.on(getattr(self, cut.field)) for cut in CUTS)
-
-
-DEFAULTS = Settings()
-MIN_TEMPERATURE, MAX_TEMPERATURE = 0.01, 100.0
-
-
-def _number(v, field: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise SamplerError("setting_not_number", field, name={"key": f"err.setting.{field}"})
-    if math.isnan(v):
-        raise SamplerError("setting_nan", field, name={"key": f"err.setting.{field}"})
-    return float(v)
-
-
-def make_settings(**kw) -> Settings:
-    """Build and validate settings from loose values (as they arrive from the page)."""
-    known = set(Settings.__dataclass_fields__)
-    unknown = set(kw) - known
-    if unknown:
-        raise SamplerError("setting_unknown", sorted(unknown)[0], name=sorted(unknown)[0])
-    s = Settings(**{**DEFAULTS.as_dict(), **kw})
-    validate(s)
-    return s
-
-
-def validate(s: Settings) -> None:
-    """Every step checks its own parameter (STEPS, below), plus the penalty's window."""
-    for step in STEPS:
-        step.check(getattr(s, step.field))
-    w = _number(s.penalty_window, "penalty_window")
-    if w < 0 or w != int(w):
-        raise SamplerError("penalty_window_range", "penalty_window")
 
 
 # ---- the pseudo-random generator ---------------------------------------------------------------
@@ -133,6 +83,21 @@ class Rng:
 
 # ---- logit sources -----------------------------------------------------------------------------
 
+class Prepared(NamedTuple):
+    """What a source computes over the whole vocabulary for one step (LogitSource.prepare; the
+    kernel's dl_logits_prepare): the top tokens by value (ties to the lower id) with their
+    penalised values, and with s_i = z_i * inv_t: M = max s_i, Z = sum e^(s_i - M),
+    A = sum e^(s_i - M) (s_i - M), so p_i = e^(s_i - M) / Z and the entropy is ln Z - A / Z; and
+    the mean and standard deviation of the penalised z_i themselves (0 when inv_t is 0)."""
+    ids: Sequence[int]
+    vals: Sequence[float]
+    M: float
+    Z: float
+    A: float
+    mean: float
+    std: float
+
+
 class LogitSource:
     """What the sampler needs from the logits of one position (ListLogits here, engine.KernelLogits
     over kernel memory): vocab_size, value(i), argmax(), prepare(inv_t, overrides, top_n).
@@ -152,10 +117,10 @@ class LogitSource:
         self.fetch_hint = self.INITIAL_FETCH
         self.unpenalised = frozenset(unpenalised)
 
-    def draw(self, inv_t: float, overrides: dict, top_k: int, top_p: float, min_p: float, u: float) -> int:
+    def draw(self, inv_t: float, overrides: dict, cuts: dict, u: float) -> int:
         """A source that can draw a whole step itself (engine.KernelLogits: one kernel call)
-        returns the token the exact path below would draw, with the cuts top-k, top-p and
-        min-p as Settings has them (temperature first) and the uniform u, or -1 where it cannot
+        returns the token the exact path below would draw, with the values of KERNEL_CUTS in
+        `cuts` (by Settings field; temperature first) and the uniform u, or -1 where it cannot
         be sure; then, and for every other source, the sampler computes it."""
         return -1
 
@@ -174,17 +139,15 @@ class ListLogits(LogitSource):
         z = self.z
         return max(range(len(z)), key=lambda i: (z[i], -i))
 
-    def prepare(self, inv_t: float, overrides: dict, top_n: int):
-        """-> (ids, values, M, Z, A): the top_n tokens by value (ties to the lower id) with their
-        (penalised) values, and with s_i = z_i * inv_t: M = max s_i, Z = sum e^(s_i - M),
-        A = sum e^(s_i - M) (s_i - M). The same contract as the kernel's dl_logits_prepare."""
+    def prepare(self, inv_t: float, overrides: dict, top_n: int) -> Prepared:
+        """The same contract as the kernel's dl_logits_prepare (Prepared says what it holds)."""
         z = self.z
         if overrides:
             z = list(z)
             for i, v in overrides.items():
                 z[i] = v
         order = sorted(range(len(z)), key=lambda i: (-z[i], i))[:top_n]
-        M = Z = A = 0.0
+        M = Z = A = mean = std = 0.0
         if inv_t > 0:
             M = max(z) * inv_t
             for v in z:
@@ -192,22 +155,27 @@ class ListLogits(LogitSource):
                 e = math.exp(s)
                 Z += e
                 A += e * s
-        return order, [z[i] for i in order], M, Z, A
+            mean = sum(z) / len(z)
+            std = math.sqrt(sum((v - mean) ** 2 for v in z) / len(z))
+        return Prepared(order, [z[i] for i in order], M, Z, A, mean, std)
 
 
-# ---- the steps, in their order ----------------------------------------------------------------
+# ---- the rules, in their order ------------------------------------------------------------------
 #
-# One unit per rule, the way Hugging Face's logits processors have one class per rule: each
-# names its Settings field, checks its value, and does its part. Two kinds:
-#   * the logit steps (penalty, temperature) change the logits; the LogitSource applies them in
-#     its O(vocab) pass (the kernel's dl_logits_prepare), so they only say *what* to apply;
-#   * the cuts (top-k, top-p, min-p) each keep a prefix of the ranking (the most likely tokens,
-#     ties to the lower id), seeing the distribution the cuts before them left, renormalised.
-#     A cut answers how many of the first `keep` candidates stay, and whether candidates not
-#     fetched yet could change that answer (the sampler then fetches more and asks again).
-# A new cut that keeps a prefix (epsilon sampling: p >= eps; top-a: p >= a * p_max^2) is one
-# more class here, its field in Settings, its slider and its text keys. A rule that keeps a set
-# that is not a prefix of the ranking (typical-p) needs the kept set as a mask instead.
+# One class per rule, the way Hugging Face's logits processors have one class per rule, holding
+# everything every layer needs to know about it: its Settings field, default and neutral value,
+# its check, the panel's slider, the pipeline figure's symbol, the settings table's row, whether
+# the kernel's one-call draw implements it, and the part it plays. The page reads these through
+# spec.py (describe(), below); the text keys are derived from `name`. Kinds:
+#   * "penalty" and "scale" change the logits; the LogitSource applies them in its O(vocab) pass
+#     (the kernel's dl_logits_prepare), so they only say *what* to apply;
+#   * "prefix" and "mask" are cuts: each sees the survivors of the cuts before it (in rank order,
+#     renormalised) and keeps some of them. A prefix cut answers how many of the first `keep`
+#     stay; a mask answers which ones (positions, ascending). Either also says whether
+#     candidates not fetched yet could change the answer (the sampler then fetches more and asks
+#     again). After a mask, the next cuts see only its survivors (Candidates.subset).
+# A new rule is one more class here and its entry in STEPS (Settings, the panel, the pipeline,
+# the table and the tests follow), plus its text keys.
 
 class _StepContext:
     """What a cut sees besides the candidates: whether every token has been fetched, and
@@ -217,52 +185,94 @@ class _StepContext:
     def __init__(self, complete: bool):
         self.complete, self.bounded = complete, False
 
+    @property
+    def open(self) -> bool:
+        """Survivors may go on past the fetched candidates."""
+        return not self.complete and not self.bounded
 
-class RepetitionPenalty:
+
+class Rule:
+    """What every rule declares (the subclasses fill it in)."""
+    name: str                 # the stage's name: text keys w1.sp.NAME(_hint), fig.pipe.stage.NAME, err.NAME_range
+    field: str                # its Settings field
+    type: type = float
+    default: float            # the page's default
+    neutral: float            # the value that switches it off
+    kind: str                 # "penalty", "scale", "prefix" or "mask"
+    slider: tuple             # the panel's (min, max, step)
+    symbol: str               # how the pipeline figure writes its value: "k = 40"
+    kernel: bool = False      # whether the kernel's one-call draw (dl_logits_sample) implements it
+    table: dict = {}          # its row in the settings table: library -> its name and default there
+    table_key: str | None = None  # the row's label, when words (a text key) rather than code
+
+    @classmethod
+    def on(cls, v) -> bool:
+        return v != cls.neutral
+
+    @classmethod
+    def check(cls, v) -> None:
+        x = _number(v, cls.field)
+        if not cls.valid(x):
+            # the message key is err.NAME_range (tests/test_spec.py checks every rule has it)
+            code = cls.name + "_range"
+            raise SamplerError(code, cls.field)
+
+    @classmethod
+    def describe(cls) -> dict:
+        lo, hi, step = cls.slider
+        return {"name": cls.name, "field": cls.field, "kind": cls.kind, "integer": cls.type is int,
+                "default": cls.default, "neutral": cls.neutral, "min": lo, "max": hi, "step": step,
+                "symbol": cls.symbol, "kernel": cls.kernel, "table": cls.table, "table_key": cls.table_key}
+
+
+class RepetitionPenalty(Rule):
     """Tokens seen in the last `penalty_window` tokens: z / r if z > 0, else z * r (1: off)."""
-    field = "repetition_penalty"
+    name, field, default, neutral, kind = "penalty", "repetition_penalty", 1.0, 1.0, "penalty"
+    slider, symbol = (1, 2, 0.05), "r"
+    table = {"transformers": "repetition_penalty=1.0", "llama.cpp": "repeat_penalty=1.0", "vllm": "repetition_penalty=1.0"}
 
     @staticmethod
-    def check(v) -> None:
-        r = _number(v, "repetition_penalty")
-        if r < 1 or math.isinf(r):
-            raise SamplerError("penalty_range", "repetition_penalty")
+    def valid(r: float) -> bool:
+        return r >= 1 and not math.isinf(r)
 
     @staticmethod
     def overrides(source, history, s: Settings) -> dict:
         return penalty_overrides(source, history, s.repetition_penalty, int(s.penalty_window))
 
 
-class Temperature:
+class Temperature(Rule):
     """s = z / T (T = 0: greedy). With temperature_last the cuts see T = 1 and the temperature
     reaches the survivors only (llama.cpp's order)."""
-    field = "temperature"
+    name, field, default, neutral, kind = "temperature", "temperature", 0.8, 1.0, "scale"
+    slider, symbol = (0, 2, 0.05), "T"
+    table = {"transformers": "temperature=1.0", "llama.cpp": "temp=0.8", "vllm": "temperature=1.0",
+             "openai": "temperature=1"}
+    table_key = "ch1.tab.temp"
+    LO, HI = 0.01, 100.0  # below 0.01 a float32 softmax is greedy anyway; 1/T overflows long before T reaches 0
 
-    @staticmethod
-    def check(v) -> None:
-        t = _number(v, "temperature")
-        if not (t == 0 or MIN_TEMPERATURE <= t <= MAX_TEMPERATURE):
-            # below 0.01 a float32 softmax is greedy anyway, and 1/T overflows long before T reaches 0
-            raise SamplerError("temperature_range", "temperature", lo=MIN_TEMPERATURE, hi=MAX_TEMPERATURE)
+    @classmethod
+    def valid(cls, t: float) -> bool:
+        return t == 0 or cls.LO <= t <= cls.HI
+
+    @classmethod
+    def check(cls, v) -> None:
+        if not cls.valid(_number(v, cls.field)):
+            raise SamplerError("temperature_range", cls.field, lo=cls.LO, hi=cls.HI)
 
     @staticmethod
     def inverse(s: Settings, last: bool) -> float:
         return 1.0 if last else 1.0 / float(s.temperature)
 
 
-class TopK:
+class TopK(Rule):
     """Keep the k most likely (0: off). It also tells the sampler how many candidates to fetch."""
-    field = "top_k"
+    name, field, type, default, neutral, kind = "top_k", "top_k", int, 0, 0, "prefix"
+    slider, symbol, kernel = (0, 100, 1), "k", True
+    table = {"transformers": "top_k=50", "llama.cpp": "top_k=40", "vllm": "top_k=-1"}
 
     @staticmethod
-    def check(v) -> None:
-        k = _number(v, "top_k")
-        if k < 0 or k != int(k):
-            raise SamplerError("top_k_range", "top_k")
-
-    @staticmethod
-    def on(v) -> bool:
-        return v > 0
+    def valid(k: float) -> bool:
+        return k >= 0 and k == int(k)
 
     @staticmethod
     def fetch(v) -> int:
@@ -274,22 +284,16 @@ class TopK:
         return min(int(v), keep), False
 
 
-class TopP:
+class TopP(Rule):
     """Keep the shortest head whose mass reaches p of what the cuts before left; the token that
     crosses the line stays (1: off)."""
-    field = "top_p"
+    name, field, default, neutral, kind = "top_p", "top_p", 0.95, 1.0, "prefix"
+    slider, symbol, kernel = (0.05, 1, 0.01), "p", True
+    table = {"transformers": "top_p=1.0", "llama.cpp": "top_p=0.95", "vllm": "top_p=1.0", "openai": "top_p=1"}
 
     @staticmethod
-    def check(v) -> None:
-        p = _number(v, "top_p")
-        if not 0 < p <= 1:
-            raise SamplerError("top_p_range", "top_p")
-
-    @staticmethod
-    def on(v) -> bool:
-        return v < 1
-
-    fetch = None
+    def valid(p: float) -> bool:
+        return 0 < p <= 1
 
     @staticmethod
     def cut(c, v, keep: int, ctx: _StepContext) -> tuple[int, bool]:
@@ -299,41 +303,93 @@ class TopP:
         if j == keep:
             # the fetched head is short of p: fetch more, unless an earlier cut bounded the set
             # (then the whole set is short of p only by rounding: keep it all)
-            return keep, not ctx.complete and not ctx.bounded
+            return keep, ctx.open
         ctx.bounded = True
         return j + 1, False
 
 
-class MinP:
+class MinP(Rule):
     """Keep tokens with probability >= min_p * (the top token's probability) (0: off)."""
-    field = "min_p"
+    name, field, default, neutral, kind = "min_p", "min_p", 0.0, 0.0, "prefix"
+    slider, symbol, kernel = (0, 0.5, 0.01), "p_min", True
+    table = {"transformers": "min_p=None", "llama.cpp": "min_p=0.05", "vllm": "min_p=0"}
 
     @staticmethod
-    def check(v) -> None:
-        mp = _number(v, "min_p")
-        if not 0 <= mp <= 1:
-            raise SamplerError("min_p_range", "min_p")
-
-    @staticmethod
-    def on(v) -> bool:
-        return v > 0
-
-    fetch = None
+    def valid(mp: float) -> bool:
+        return 0 <= mp <= 1
 
     @staticmethod
     def cut(c, v, keep: int, ctx: _StepContext) -> tuple[int, bool]:
         c.grow(1)
         j = c.count_at_least(v * c.probs[0], keep)
         # the last fetched token still passes: survivors may go on past what was fetched
-        more = j == keep == len(c.ids) and not ctx.complete and not ctx.bounded
+        more = j == keep == len(c.ids) and ctx.open
         return max(1, j), more
 
 
 STEPS = (RepetitionPenalty, Temperature, TopK, TopP, MinP)  # the order they apply in
-CUTS = tuple(step for step in STEPS if hasattr(step, "cut"))
-# the cuts the kernel's one-call draw (dl_logits_sample) repeats; a new cut stays in Python
-# until the kernel learns it too
-KERNEL_CUTS = (TopK, TopP, MinP)
+CUTS = tuple(step for step in STEPS if step.kind in ("prefix", "mask"))
+# the cuts the kernel's one-call draw (dl_logits_sample) repeats; settings that switch on any
+# other cut are drawn by this module (the kernel is not asked)
+KERNEL_CUTS = tuple(step for step in CUTS if step.kernel)
+BY_FIELD = {step.field: step for step in STEPS}
+
+
+# ---- the settings: one field per rule (its default), and the penalty's two options -------------
+
+def _settings_class():
+    """Settings, a frozen dataclass: each rule's field with its default, in STEPS order, then the
+    penalty's window and the temperature's place. Generated from STEPS so that a rule is declared
+    once; Settings(**kw), asdict and equality behave as for a hand-written dataclass."""
+    from dataclasses import field, make_dataclass
+
+    fields = [(step.field, step.type, field(default=step.default)) for step in STEPS]
+    fields += [("penalty_window", int, field(default=64)),       # tokens the penalty looks back
+               ("temperature_last", bool, field(default=False))]  # llama.cpp's order: cuts at T = 1
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def filters_on(self) -> bool:
+        """Whether any cut is on; off, every token survives."""
+        return any(cut.on(getattr(self, cut.field)) for cut in CUTS)
+
+    return make_dataclass("Settings", fields, frozen=True, namespace={
+        "as_dict": as_dict, "filters_on": property(filters_on), "__module__": __name__,
+        "__doc__": "The sampler's settings: one field per rule of STEPS, plus penalty_window and temperature_last."})
+
+
+Settings = _settings_class()
+DEFAULTS = Settings()
+MIN_TEMPERATURE, MAX_TEMPERATURE = Temperature.LO, Temperature.HI
+
+
+def _number(v, field: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise SamplerError("setting_not_number", field, name={"key": f"err.setting.{field}"})
+    if math.isnan(v):
+        raise SamplerError("setting_nan", field, name={"key": f"err.setting.{field}"})
+    return float(v)
+
+
+def make_settings(**kw) -> Settings:
+    """Build and validate settings from loose values (as they arrive from the page)."""
+    known = set(Settings.__dataclass_fields__)
+    unknown = set(kw) - known
+    if unknown:
+        raise SamplerError("setting_unknown", sorted(unknown)[0], name=sorted(unknown)[0])
+    s = Settings(**{**DEFAULTS.as_dict(), **kw})
+    validate(s)
+    return s
+
+
+def validate(s: Settings) -> None:
+    """Every step checks its own parameter (STEPS), plus the penalty's window."""
+    for step in STEPS:
+        step.check(getattr(s, step.field))
+    w = _number(s.penalty_window, "penalty_window")
+    if w < 0 or w != int(w):
+        raise SamplerError("penalty_window_range", "penalty_window")
 
 
 # ---- one step ----------------------------------------------------------------------------------
@@ -359,34 +415,15 @@ class Step:
     entropy: float             # entropy (nats) of the final distribution
     entropy_full: float        # entropy of the distribution before the filters
     head: list                 # [(id, p_before_filters, q_final)] for the top of the list
+    kept: list = field(default_factory=list)  # the survivors' ranks as [first, last] runs (1-based)
 
 
 def _neg(x: float) -> float:
     return -x
 
 
-class _Cut:
-    """Candidates of one step, their probabilities (computed lazily) and what the filters kept."""
-    __slots__ = ("ids", "vals", "probs", "cum", "keep", "inv", "M", "Z", "A", "complete")
-
-    CHUNK = 32
-
-    def grow(self, m: int) -> None:
-        """Make probs and running sums cover the first m candidates (at least a chunk more at a
-        time): a rule computes them only as far down the ranking as it needs to look."""
-        have = len(self.probs)
-        if have >= m:
-            return
-        m = min(len(self.vals), max(m, have + self.CHUNK))
-        inv, M, Z, exp = self.inv, self.M, self.Z, math.exp
-        new = [exp(z * inv - M) / Z for z in self.vals[have:m]]
-        self.probs += new
-        if self.cum:
-            run = accumulate(new, initial=self.cum[-1])
-            next(run)  # the initial value itself
-            self.cum += run
-        else:
-            self.cum += accumulate(new)
+class _Ranked:
+    """Searches over running sums and falling probabilities that rules use (lazily grown)."""
 
     def first_reaching(self, target: float, limit: int) -> int:
         """Index of the first running sum >= target among the first `limit`, or limit if none."""
@@ -411,93 +448,182 @@ class _Cut:
             lo = hi
 
 
-def _plan(s: Settings) -> tuple:
-    """What the settings ask of every step, worked out once per Settings (they are frozen): the
-    cuts that are on with their values, whether any is, whether the temperature comes last,
-    1/T as the cuts see it, how many candidates a cut asks for (None: as the last step needed),
-    and the cut values for LogitSource.draw (None where it does not apply).
-    Kept on the instance: in Pyodide this is a few microseconds a token saved."""
+class Candidates(_Ranked):
+    """The fetched head of the ranking for one step (ties to the lower id), with what the source
+    computed over the whole vocabulary (Prepared), the probabilities and running sums computed
+    lazily, and what the cuts kept: `kept` is a prefix length, or a list of positions after a mask."""
+    __slots__ = ("ids", "vals", "probs", "cum", "inv", "M", "Z", "A", "mean", "std", "kept", "complete")
+
+    CHUNK = 32
+
+    def __init__(self, prep: Prepared, inv: float):
+        self.ids, self.vals, self.M, self.Z, self.A, self.mean, self.std = prep
+        self.probs, self.cum, self.inv = [], [], inv
+
+    def grow(self, m: int) -> None:
+        """Make probs and running sums cover the first m candidates (at least a chunk more at a
+        time): a rule computes them only as far down the ranking as it needs to look."""
+        have = len(self.probs)
+        if have >= m:
+            return
+        m = min(len(self.vals), max(m, have + self.CHUNK))
+        inv, M, Z, exp = self.inv, self.M, self.Z, math.exp
+        new = [exp(z * inv - M) / Z for z in self.vals[have:m]]
+        self.probs += new
+        if self.cum:
+            run = accumulate(new, initial=self.cum[-1])
+            next(run)  # the initial value itself
+            self.cum += run
+        else:
+            self.cum += accumulate(new)
+
+    def entropy_full(self) -> float:
+        return math.log(self.Z) - self.A / self.Z
+
+    def subset(self, positions: list) -> "_Subset":
+        return _Subset(self, positions)
+
+    # what the draw and the statistics read: the survivors, whichever form `kept` has
+    def kept_positions(self) -> range | list:
+        return range(self.kept) if isinstance(self.kept, int) else self.kept
+
+    def kept_count(self) -> int:
+        return self.kept if isinstance(self.kept, int) else len(self.kept)
+
+
+class _Subset(_Ranked):
+    """The survivors of a mask, as the next cuts see them: a ranking of their own (still falling
+    probabilities), with the same whole-vocabulary figures as the candidates they came from."""
+
+    def __init__(self, c: Candidates, positions: list):
+        c.grow(positions[-1] + 1 if positions else 0)
+        self.positions = positions
+        self.ids = [c.ids[i] for i in positions]
+        self.vals = [c.vals[i] for i in positions]
+        self.probs = [c.probs[i] for i in positions]
+        self.cum = list(accumulate(self.probs))
+        self.inv, self.M, self.Z, self.A, self.mean, self.std = c.inv, c.M, c.Z, c.A, c.mean, c.std
+
+    def grow(self, m: int) -> None:
+        """Everything is computed already."""
+
+    def entropy_full(self) -> float:
+        return math.log(self.Z) - self.A / self.Z
+
+
+def _narrow(kept, answer):
+    """The survivors after a cut: `answer` is a count (prefix) or positions (mask) of `kept`'s
+    ranking; positions are always those of the whole candidate list."""
+    if isinstance(answer, int):
+        return answer if isinstance(kept, int) else kept[:answer]
+    return list(answer) if isinstance(kept, int) else [kept[i] for i in answer]
+
+
+class Plan(NamedTuple):
+    """What the settings ask of every step, worked out once per Settings (they are frozen)."""
+    cuts: tuple             # (rule, value) for each cut that is on, in order
+    filtering: bool         # whether any cut is on
+    temperature_last: bool  # the temperature reaches the survivors only (and the cuts see T = 1)
+    inv: float              # 1/T as the cuts see it (0: greedy)
+    fetch: int | None       # how many candidates a cut asks for (None: as the last step needed)
+    kernel_cuts: dict | None  # the values of KERNEL_CUTS for LogitSource.draw, or None: these
+    #                         settings switch on a cut the kernel does not implement
+
+
+def _plan(s: Settings) -> Plan:
+    """The Plan of `s`, kept on the instance: in Pyodide this saves a few microseconds a token."""
     plan = s.__dict__.get("_plan")
     if plan is None:
         cuts = tuple((cut, getattr(s, cut.field)) for cut in CUTS if cut.on(getattr(s, cut.field)))
         filtering = bool(cuts)
         temp_last = s.temperature_last and filtering  # with no filter the order makes no difference
         inv = Temperature.inverse(s, temp_last) if s.temperature else 0.0
-        wanted = [cut.fetch(v) for cut, v in cuts if cut.fetch]
-        # what a source's own draw() gets (the kernel applies the temperature first)
-        quick = None
-        if not temp_last and all(cut in KERNEL_CUTS for cut, _ in cuts):
-            quick = (int(s.top_k), float(s.top_p), float(s.min_p))
-        plan = (cuts, filtering, temp_last, inv, min(wanted) if wanted else None, quick)
+        wanted = [cut.fetch(v) for cut, v in cuts if hasattr(cut, "fetch")]
+        # the kernel's draw applies the temperature first, and knows only KERNEL_CUTS
+        kernel_cuts = None
+        if not temp_last and all(cut.kernel for cut, _ in cuts):
+            kernel_cuts = {cut.field: cut.type(getattr(s, cut.field)) for cut in KERNEL_CUTS}
+        plan = Plan(cuts, filtering, temp_last, inv, min(wanted) if wanted else None, kernel_cuts)
         object.__setattr__(s, "_plan", plan)  # not a field: equality, hashing and asdict ignore it
     return plan
 
 
-def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -> _Cut:
+def _filter(source, over: dict, s: Settings, u: float | None, fetch_all: bool) -> Candidates:
     """Fetch candidates and apply the cuts that are on, in order (T > 0).
 
     The per-token work avoids Python loops: probabilities come from comprehensions, running sums
-    from itertools.accumulate, and each cut is a binary search (`bisect`) on them, because in
-    Pyodide every Python-level iteration costs a fraction of a microsecond and a step must fit in
-    a fraction of a millisecond. Running sums are plain left-to-right sums, so a cut is the first
-    index whose running sum reaches its target, exactly as a loop would find it.
+    from itertools.accumulate, and each prefix cut is a binary search (`bisect`) on them, because
+    in Pyodide every Python-level iteration costs a fraction of a microsecond and a step must fit
+    in a fraction of a millisecond. Running sums are plain left-to-right sums, so a cut is the
+    first index whose running sum reaches its target, exactly as a loop would find it.
     """
     V = source.vocab_size
-    cuts, filtering, temp_last, inv, wanted, _ = _plan(s)
+    plan = _plan(s)
     # fetch what a cut asks for (top-k: k), else as many as the last step needed (sources
     # remember it), and more if that falls short
-    bounded_fetch = wanted is not None
-    n = V if fetch_all else min(V, wanted if bounded_fetch else source.fetch_hint)
-    c = _Cut()
+    bounded_fetch = plan.fetch is not None
+    n = V if fetch_all else min(V, plan.fetch if bounded_fetch else source.fetch_hint)
     while True:
-        c.ids, c.vals, c.M, c.Z, c.A = source.prepare(inv, over, n)
-        c.probs, c.cum, c.inv = [], [], inv
+        c = Candidates(source.prepare(plan.inv, over, n), plan.inv)
         complete = len(c.ids) == V
         ctx = _StepContext(complete)
-        keep = len(c.ids)
+        kept = len(c.ids)
         need_more = False
-        for cut, v in cuts:
-            keep, need_more = cut.cut(c, v, keep, ctx)
+        for cut, v in plan.cuts:
+            view = c if isinstance(kept, int) else c.subset(kept)
+            answer, need_more = cut.cut(view, v, kept if isinstance(kept, int) else len(kept), ctx)
             if need_more:
                 break
-        if not filtering and not complete and u is not None:
+            kept = _narrow(kept, answer)
+        if not plan.filtering and not complete and u is not None:
             c.grow(len(c.ids))
             need_more = c.cum[-1] < u  # no filter: every token survives; fetch until the draw is covered
         if not need_more:
             break
         n = min(V, n * 4)
-    if not bounded_fetch and filtering and not fetch_all:
-        source.fetch_hint = min(V, max(64, 2 * keep))
-    c.keep = keep
-    c.complete = complete
-    c.grow(keep)
+    c.kept, c.complete = kept, complete
+    last = kept if isinstance(kept, int) else (kept[-1] + 1 if kept else 1)
+    if not bounded_fetch and plan.filtering and not fetch_all:
+        source.fetch_hint = min(V, max(64, 2 * last))
+    c.grow(last)
     return c
 
 
-def _draw(c: _Cut, s: Settings, u: float | None, filtering: bool, temp_last: bool) -> tuple[int, list | None]:
-    """Index of the drawn candidate (u None: the top one), and the final weights when they differ
-    from c.probs (temperature applied last)."""
-    if temp_last:
+def _draw(c: Candidates, s: Settings, u: float | None, plan: Plan) -> tuple[int, list | None]:
+    """Position of the drawn candidate (u None: the top survivor), and the final weights of the
+    survivors when they are not c.probs's own (temperature applied last, or a mask's survivors)."""
+    if not isinstance(c.kept, int):
+        pos = c.kept
+        if plan.temperature_last:
+            T, z0 = float(s.temperature), c.vals[pos[0]]
+            w = [math.exp((c.vals[i] - z0) / T) for i in pos]
+        else:
+            w = [c.probs[i] for i in pos]
+        if u is None:
+            return pos[0], w
+        cw = list(accumulate(w))
+        return pos[min(bisect_left(cw, u * cw[-1]), len(pos) - 1)], w
+    if plan.temperature_last:
         T, z0 = float(s.temperature), c.vals[0]
-        w = [math.exp((z - z0) / T) for z in c.vals[:c.keep]]
+        w = [math.exp((z - z0) / T) for z in c.vals[:c.kept]]
         if u is None:
             return 0, w
         cw = list(accumulate(w))
-        return min(bisect_left(cw, u * cw[-1]), c.keep - 1), w
+        return min(bisect_left(cw, u * cw[-1]), c.kept - 1), w
     if u is None:
         return 0, None
-    if filtering:
-        mass = c.cum[c.keep - 1]
+    if plan.filtering:
+        mass = c.cum[c.kept - 1]
     else:
         # No filter: the weights are e^(s_i - M) / Z with Z summed by the kernel in double, in
         # another order and with its own exponential, so they need not add up to exactly 1 (they
         # do to about 1e-14). A u above their actual total would fall through to
         # the last candidate, which unfiltered is the least likely token of the whole vocabulary.
         # _filter fetched every token in that case, so draw against the actual total.
-        mass = c.cum[c.keep - 1] if c.complete and u * 1.0 >= c.cum[c.keep - 1] else 1.0
+        mass = c.cum[c.kept - 1] if c.complete and u * 1.0 >= c.cum[c.kept - 1] else 1.0
     # the first candidate whose running sum reaches u of the kept mass (rounding can leave u just
     # above the last running sum: then the last kept token)
-    return min(bisect_left(c.cum, u * mass, 0, c.keep), c.keep - 1), None
+    return min(bisect_left(c.cum, u * mass, 0, c.kept), c.kept - 1), None
 
 
 def draw_from(dist: dict, u: float) -> int:
@@ -515,15 +641,26 @@ def sample_token(source, history, s: Settings, rng: Rng | None) -> int:
     over = RepetitionPenalty.overrides(source, history, s)
     if s.temperature == 0:
         return _top(source, over)
-    _, filtering, temp_last, inv, _, quick = _plan(s)
+    plan = _plan(s)
     u = rng.random() if rng is not None else None
-    if quick is not None and u is not None:
-        tok = source.draw(inv, over, *quick, u)  # the kernel's one call, where it is sure
+    if plan.kernel_cuts is not None and u is not None:
+        tok = source.draw(plan.inv, over, plan.kernel_cuts, u)  # the kernel's one call, where it is sure
         if tok >= 0:
             return tok
     c = _filter(source, over, s, u, False)
-    j, _ = _draw(c, s, u, filtering, temp_last)
+    j, _ = _draw(c, s, u, plan)
     return c.ids[j]
+
+
+def _runs(positions) -> list:
+    """[first, last] runs of consecutive 1-based ranks."""
+    out = []
+    for p in positions:
+        if out and out[-1][1] == p:
+            out[-1][1] = p + 1
+        else:
+            out.append([p + 1, p + 1])
+    return out
 
 
 def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 12, fetch_all: bool = False) -> Step:
@@ -537,33 +674,43 @@ def sample_step(source, history, s: Settings, rng: Rng | None, head_size: int = 
     over = RepetitionPenalty.overrides(source, history, s)
     if s.temperature == 0:
         tok = _top(source, over)
-        return Step(tok, 1.0, 1, 0.0, 0.0, 0.0, [(tok, 1.0, 1.0)])
-    filtering = s.filters_on
-    temp_last = s.temperature_last and filtering
+        return Step(tok, 1.0, 1, 0.0, 0.0, 0.0, [(tok, 1.0, 1.0)], [[1, 1]])
+    plan = _plan(s)
     u = rng.random() if rng is not None else None
     c = _filter(source, over, s, u, fetch_all)
-    j, w = _draw(c, s, u, filtering, temp_last)
-    c.grow(len(c.ids) if not filtering else max(c.keep, min(head_size, len(c.ids))))
-    keep, probs = c.keep, c.probs
-    entropy_full = math.log(c.Z) - c.A / c.Z
+    j, w = _draw(c, s, u, plan)
+    filtering = plan.filtering
+    c.grow(len(c.ids) if not filtering else min(head_size, len(c.ids)))  # _filter grew the survivors
+    probs, entropy_full = c.probs, c.entropy_full()
+    positions = c.kept_positions()
+    q = {}  # position -> probability in the final distribution
     if not filtering:
-        survivors, kept_mass = V, 1.0
+        survivors, kept_mass, ent = V, 1.0, entropy_full
+        q = None
     else:
-        survivors, kept_mass = keep, c.cum[keep - 1]
-    # the final distribution over the survivors
-    if temp_last:
-        tot = math.fsum(w)
-        q = [x / tot for x in w]
-        ent = -sum(x * math.log(x) for x in q if x > 0)
-    elif filtering:
-        q = [p / kept_mass for p in probs[:keep]]
-        ent = -sum(x * math.log(x) for x in q if x > 0)
-    else:
-        q, ent = probs, entropy_full
+        survivors = c.kept_count()
+        if isinstance(c.kept, int):
+            kept_mass = c.cum[c.kept - 1]
+        else:
+            kept_mass = 0.0
+            for i in positions:  # left to right, as the running sums are
+                kept_mass += probs[i]
+        if w is not None:  # temperature last (or a mask's own weights): normalise them
+            tot = math.fsum(w) if plan.temperature_last else kept_mass
+            q = {i: x / tot for i, x in zip(positions, w)}
+        else:
+            q = {i: probs[i] / kept_mass for i in positions}
+        ent = -sum(x * math.log(x) for x in q.values() if x > 0)
     ids = c.ids
-    head = [(ids[i], probs[i], q[i] if i < len(q) and (i < keep or not filtering) else 0.0)
-            for i in range(min(head_size, len(ids)))]
-    return Step(ids[j], q[j], survivors, max(0.0, 1.0 - kept_mass), ent, entropy_full, head)
+    if q is None:
+        head = [(ids[i], probs[i], probs[i]) for i in range(min(head_size, len(ids)))]
+        prob = probs[j]
+        kept = [[1, V]]
+    else:
+        head = [(ids[i], probs[i], q.get(i, 0.0)) for i in range(min(head_size, len(ids)))]
+        prob = q[j]
+        kept = _runs(positions)
+    return Step(ids[j], prob, survivors, max(0.0, 1.0 - kept_mass), ent, entropy_full, head, kept)
 
 
 _GREEDY = Settings(temperature=0.0)
@@ -571,7 +718,7 @@ _GREEDY = Settings(temperature=0.0)
 
 def _top(source, over: dict) -> int:
     """The top token (ties to the lower id): one kernel call without a penalty."""
-    return source.argmax() if not over else source.prepare(0.0, over, 1)[0][0]
+    return source.argmax() if not over else source.prepare(0.0, over, 1).ids[0]
 
 
 def greedy(source, history=(), s: Settings | None = None) -> int:
@@ -585,5 +732,5 @@ def greedy(source, history=(), s: Settings | None = None) -> int:
 
 def token_logprob(source, token: int) -> float:
     """ln p(token) at T = 1, no filters."""
-    _, _, M, Z, _ = source.prepare(1.0, {}, 0)
-    return source.value(token) - M - math.log(Z)
+    prep = source.prepare(1.0, {}, 0)
+    return source.value(token) - prep.M - math.log(prep.Z)

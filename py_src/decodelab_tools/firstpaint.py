@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import texts
+from . import spec_gen, texts
 
 # <span … data-live="KEY" …>…</span>: the text files write every live number this way (a <div>
 # for a live value that holds spans of its own: the opening figure's story)
@@ -129,7 +129,7 @@ def lang_json(filled: dict[str, str], lang: str, result: dict) -> dict:
 def page_for(template: str, lang: str, filled: dict[str, str], result: dict, base: str | None = None) -> str:
     """The language's index page: the template's text in that language, its numbers written, its
     links for search engines (seo_links)."""
-    html = texts.sync_index(template, filled)
+    html = texts.sync_index(spec_gen.fill_page(template, filled), filled)
     html = fill_text(html, result["numbers"][lang], result["when"], PAGE)
     if lang != texts.LANGS[0]:
         # a page in its own language: boot.js keeps to it unless the URL asks for another

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from decodelab import spec
 from decodelab.bundle import INT8_ROW, Bundle, tensor_names
 
 LN_EPS = 1e-5
@@ -39,7 +40,7 @@ def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (x - mu) / np.sqrt(var + x.dtype.type(LN_EPS)) * w + b
 
 
-ACT_QMAX = 63  # kernels/decodelab.h DL_ACT_QMAX
+ACT_QMAX = spec.ACT_QMAX  # the kernel's DL_ACT_QMAX
 
 
 def round_half_away_np(v: np.ndarray) -> np.ndarray:

@@ -22,7 +22,9 @@ import numpy as np
 
 from . import reference
 from .reference import round_half_away_np
+from decodelab import sampler as S
 from decodelab.bundle import read_bundle, tokenizer_from_bundle
+from decodelab.spec import GROUP32, SCHEME_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
@@ -53,8 +55,8 @@ def requantize_group32_np(w: np.ndarray, bits: int) -> np.ndarray:
     w32 = w.astype(np.float32)
     rows, cols = w32.shape
     v = np.zeros_like(w32)
-    for g0 in range(0, cols, 32):
-        g = w32[:, g0:g0 + 32]
+    for g0 in range(0, cols, GROUP32.group):
+        g = w32[:, g0:g0 + GROUP32.group]
         ga = np.abs(g).max(axis=1, keepdims=True)
         sg = (ga / qmax).astype(np.float32)
         safe = np.where(sg == 0, np.float32(1), sg)
@@ -68,7 +70,7 @@ def requantize_group32_np(w: np.ndarray, bits: int) -> np.ndarray:
 
 
 def requantized(weights: dict, bits: int, scheme: str) -> dict:
-    f = (lambda v: requantize_group32_np(v, bits)) if scheme == "group32" else (lambda v: requantize_np(v, bits, scheme))
+    f = (lambda v: requantize_group32_np(v, bits)) if scheme == GROUP32.name else (lambda v: requantize_np(v, bits, scheme))
     return {k: (f(v) if v.ndim == 2 else v) for k, v in weights.items()}
 
 
@@ -92,7 +94,7 @@ def heldout_figures(bundle_bytes: bytes, float_weights: dict, sweep_stories: int
     fl_sub, q8_sub = evaluate(float_weights, cfg, sub, sub_lens), evaluate(qw, cfg, sub, sub_lens)
     sweep = {"stories": n_sweep, "tokens": len(sub) - 1, "float_nats_per_token": fl_sub["nats"],
              "int8_nats_per_token": q8_sub["nats"]}
-    for scheme in ("row", "matrix", "group32"):
+    for scheme in SCHEME_NAMES:
         sweep[scheme] = {}
         for bits in (6, 5, 4, 3, 2):
             r = evaluate(requantized(qw, bits, scheme), cfg, sub, sub_lens)
@@ -199,13 +201,12 @@ PREVIOUS = ("v4", "dd06052f7826a5df138c6b7b9a8cbe079772bf07")
 def samples(n: int = 10, model: Path = MODELS / "main.dlm") -> list[str]:
     """n stories at T = 0.8, top-p 0.95, seeds 1..n (the same seeds give comparable samples of
     two models)."""
-    from decodelab import sampler as S
     from decodelab.ch1 import generate_text
     from decodelab.engine import Engine
     from decodelab.kernel import Kernel
 
     e = Engine.from_file(Kernel.open(), model)
-    s = S.make_settings(temperature=0.8, top_p=0.95)
+    s = S.DEFAULTS
     out = []
     for seed in range(1, n + 1):
         g = generate_text(e, e.tokenizer.encode(SAMPLE_PROMPT), s, seed, 200, stop_at_end=True, info=False)
@@ -246,7 +247,7 @@ def compare_samples(train_stories: list[str], n: int = 10) -> dict:
     import tempfile
 
     known = corpus_words(train_stories)
-    out = {"settings": {"temperature": 0.8, "top_p": 0.95, "seeds": list(range(1, n + 1)), "prompt": SAMPLE_PROMPT,
+    out = {"settings": {**S.DEFAULTS.as_dict(), "seeds": list(range(1, n + 1)), "prompt": SAMPLE_PROMPT,
                         "max_tokens": 200}}
     now = samples(n)
     out["current"] = {"model": read_bundle((MODELS / "main.dlm").read_bytes()).meta.get("name", "main"),
@@ -287,7 +288,7 @@ def main(json_path: Path | None = None, stories: int | None = None) -> dict:
     res["requant"] = {"stories": n_sweep, "tokens": len(sub) - 1, "float": fl_sub, "int8": q8_sub}
     print(f"\nbit depth, on the first {n_sweep} validation stories ({len(sub) - 1:,} tokens): "
           f"float {fl_sub['nats']:.4f}, int8 {q8_sub['nats']:.4f} nats/token")
-    for scheme in ("row", "matrix", "group32"):
+    for scheme in SCHEME_NAMES:
         res["requant"][scheme] = {}
         for bits in (6, 5, 4, 3, 2):
             r = evaluate(requantized(qw, bits, scheme), cfg, sub, sub_lens)
@@ -313,7 +314,7 @@ def main(json_path: Path | None = None, stories: int | None = None) -> dict:
     res["samples"] = cmp
     prev = cmp["previous"]
     for i in range(len(cmp["current"]["samples"])):
-        print(f"\n--- seed {i + 1} (T = 0.8, top-p 0.95) ---")
+        print(f"\n--- seed {i + 1} (the page's default settings) ---")
         print(f"[{cmp['current']['model']}] {cmp['current']['samples'][i]}")
         if "samples" in prev:
             print(f"[{prev['model']}] {prev['samples'][i]}")

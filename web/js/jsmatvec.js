@@ -3,7 +3,9 @@
 // (exactly like the kernel's fast path), four rows per pass so each x[c] load serves four rows,
 // and independent int32 accumulators (`| 0` keeps V8 on integer adds, measured ~10-20% faster than
 // summing in doubles; |sum| <= cols * 127 * 127 stays far inside int32, so it is exact).
-const ACT_QMAX = 63; // kernels/decodelab.h DL_ACT_QMAX: activations are rounded to [-63, 63]
+import { SPEC } from "./generated/spec.js";
+
+const ACT_QMAX = SPEC.act_qmax; // the kernel's DL_ACT_QMAX (decodelab/spec.py): activations are rounded to [-63, 63]
 
 // Round half away from zero, as the kernel's dl_round_away (kernels/matvec.c): v - trunc(v) is
 // exact, so there is no "+0.5" double rounding. The one JS copy of the rule (tests/test_rounding.py).

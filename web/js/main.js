@@ -4,6 +4,7 @@ import * as engine from "./engine.js";
 import { el, typesetAll, setText } from "./ui.js";
 import { startLang, setLang, onLang, t, has, LANG_NAMES, currentLang } from "./i18n.js";
 import { persistInputs } from "./persist.js";
+import { SPEC } from "./generated/spec.js";
 import { mountKernelCheck } from "./widgets/kernel-check.js";
 import { mountSamplerPanel } from "./widgets/sampler-panel.js";
 import { mountFourTemps } from "./widgets/four-temps.js";
@@ -60,7 +61,7 @@ function bootUi() {
     boot.classList.remove("failed");
     boot.classList.add("ready");
     setText(stageEl, "boot.ready", { s: { value: info.ms / 1000, fixed: 2 }, python: info.python,
-      kernel: { key: `boot.kernel.${["scalar", "simd", "relaxed"][info.simd_level] || "scalar"}` } });
+      kernel: { key: `boot.kernel.${SPEC.simd_levels[info.simd_level] || SPEC.simd_levels[0]}` } });
     const n = document.getElementById("kernel-notice");
     // fallbacks taken, as message payloads {key, args} (the worker has no text of its own)
     const notices = [info.kernelNotice, info.pythonNotice].filter(Boolean);

@@ -9,9 +9,10 @@ import { t, plain } from "../i18n.js";
 import { fmtCount, fmtPct, tokenLabel } from "../live/formats.js";
 import { PANEL } from "../live/examples.js";
 import { redrawOnLang } from "./svg.js";
+import { SPEC } from "../generated/spec.js";
 
-const SETTING = { penalty: "repetition_penalty", temperature: "temperature", top_k: "top_k", top_p: "top_p", min_p: "min_p" };
-const NEUTRAL = { repetition_penalty: 1, temperature: 1, top_k: 0, top_p: 1, min_p: 0 };
+// each stage's rule, as the rule declares itself (py_src/decodelab/sampler.py, via SPEC)
+const STEP = Object.fromEntries(SPEC.steps.map((st) => [st.name, st]));
 
 function card(cls, name, setting, count, frac, top) {
   const bar = el("span", { class: "pipe-bar-fill" });
@@ -30,15 +31,15 @@ export function mountPipeline(root) {
   const draw = redrawOnLang((f) => {
     const V = f.vocab, logV = Math.log(1 + V);
     const value = (stage) => {
-      const field = SETTING[stage], v = f.settings[field];
+      const st = STEP[stage], v = f.settings[st.field];
       if (stage === "temperature" && v === 0) return t("fig.pipe.greedy");
-      return v === NEUTRAL[field] ? t("fig.pipe.off") : `${field === "top_k" ? "k" : field === "repetition_penalty" ? "r" : field === "temperature" ? "T" : "p"} = ${plain(v)}`;
+      return v === st.neutral ? t("fig.pipe.off") : `${st.symbol} = ${plain(v)}`;
     };
     const cards = [card("pipe-in", t("fig.pipe.stage.scores"), "", t("fig.pipe.left", { n: { num: V, text: fmtCount(V) } }), 1, null)];
     const parts = [];
     for (const s of f.stages) {
       const top = s.top[0];
-      const on = f.settings[SETTING[s.stage]] !== NEUTRAL[SETTING[s.stage]];
+      const on = f.settings[STEP[s.stage].field] !== STEP[s.stage].neutral;
       cards.push(card(on ? "pipe-on" : "pipe-off", t(`fig.pipe.stage.${s.stage}`), value(s.stage),
         t("fig.pipe.left", { n: { num: s.survivors, text: fmtCount(s.survivors) } }), Math.log(1 + s.survivors) / logV,
         top ? t("fig.pipe.top", { tok: tokenLabel(top.text), p: fmtPct(top.q) }) : null));

@@ -4,12 +4,13 @@
 // can lend its numbers to the prose, when the reader asks (its "follow my panel" box).
 // DOM-free: the build reads this module in Node (decodelab_tools/node/firstpaint.mjs).
 
+import { SPEC } from "../generated/spec.js";
+
 // the sampler panel: the first of Python's openings (ch1.OPENINGS, ping), at these settings
-export const PANEL = {
-  opening: 0,
-  settings: { temperature: 0.8, top_k: 0, top_p: 0.95, min_p: 0, repetition_penalty: 1, temperature_last: false },
-  seed: 1234,
-};
+// (the page's default settings: each sampler rule declares its own default, py_src/decodelab/sampler.py;
+// penalty_window is not a panel setting)
+const { penalty_window: _window, ...defaults } = SPEC.defaults;
+export const PANEL = { opening: 0, settings: defaults, seed: 1234 };
 
 // chapter 1's widgets
 export const FOUR_TEMPS = { prompt: "Once upon a time, there was a girl named", temps: [0.3, 0.7, 1.0, 1.5], seed: 7, n: 40 };

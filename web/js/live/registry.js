@@ -17,6 +17,7 @@ import { t, fixed, plain } from "../i18n.js";
 import { CITED } from "../cited.js";
 import { passBudget } from "../hardware.js";
 import * as ex from "./examples.js";
+import { SPEC } from "../generated/spec.js";
 import {
   bad, f2, f3, shape, millions, tok, toks, depthList, numberList, fmtPct, fmtTimes, fmtBig, fmtCount, fmtEff,
   fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance, sizeComparison, story,
@@ -146,7 +147,7 @@ export function heldoutText(meta) {
     tokens: { num: h.tokens, text: fmtCount(h.tokens) } });
 }
 
-const SCHEMES = ["row", "matrix", "group32"];
+const SCHEMES = SPEC.schemes;
 // the paired difference from 8 bits over the story's tokens, in words
 export function storyVerdict(s) {
   if (s.delta === 0 && s.delta_se === 0) return t("w2.bd.verdict.shipped");

@@ -11,8 +11,9 @@ import { setLive } from "../live.js";
 import { whenFacts } from "../facts.js";
 import { f2, whole } from "../live/formats.js";
 import { storyVerdict, tableWords, bitDepthLow } from "../live/registry.js";
+import { SPEC } from "../generated/spec.js";
 
-const SCHEMES = ["row", "matrix", "group32"];
+const SCHEMES = SPEC.schemes;
 const schemeKey = (scheme) => `w2.scheme.${scheme}`;
 const schemeWords = (scheme) => (SCHEMES.includes(scheme) ? t(schemeKey(scheme)) : scheme);
 // "3 bits, one scale per row" as a text key and its arguments (for setText, and for t)

@@ -6,15 +6,20 @@
 // model (the session holds the loan; "decodelab:lend" events keep the banner in step).
 import { call, on } from "../engine.js";
 import { el, numberBox, serial, readNumber, whenSeen, fmtCount, fmtPct, setStatus, setText, tokenLabel } from "../ui.js";
-import { onLang, t } from "../i18n.js";
+import { onLang, plain, t } from "../i18n.js";
+import { SPEC } from "../generated/spec.js";
 import { remember } from "../persist.js";
 import { tokenSpan, showTokenPopover, probColor } from "./tokens.js";
 
+// every step of the sampler (SPEC.steps, in the order they apply) with its value or "off"
 function describe(s) {
-  const off = (v, zero) => (v === zero ? t("w1.pg.off") : v);
-  return t(s.temperature_last ? "w1.pg.settings_last" : "w1.pg.settings", {
-    temp: s.temperature === 0 ? { key: "w1.pg.greedy", args: { t: 0 } } : s.temperature,
-    k: off(s.top_k, 0), p: off(s.top_p, 1), minp: off(s.min_p, 0), pen: off(s.repetition_penalty, 1) });
+  const value = (st) => {
+    const v = s[st.field];
+    if (st.name === "temperature" && v === 0) return t("w1.pg.greedy", { t: 0 });
+    return v === st.neutral ? t("w1.pg.off") : plain(v);
+  };
+  const list = SPEC.steps.map((st) => `${t(`w1.sp.${st.name}`)} ${value(st)}`).join(", ");
+  return t(s.temperature_last ? "w1.pg.settings_last" : "w1.pg.settings", { list });
 }
 const count = (x) => ({ num: x, text: fmtCount(x) });
 
@@ -40,7 +45,7 @@ export function mountPlayground(root, { panel }) {
   const giveBack = el("button", { class: "secondary", id: "pg-lent-back", t: "w1.pg.give_back" });
   const lentMsg = el("span", { id: "pg-lent-msg" });
   const lentBar = el("p", { class: "hint", id: "pg-lent", hidden: true }, lentMsg, " ", giveBack);
-  const SCHEMES = ["row", "matrix", "group32"]; // their names: w1.pg.scheme.NAME
+  const SCHEMES = SPEC.schemes; // their names: w1.pg.scheme.NAME
   const showLent = (d) => {
     lentBar.hidden = !d.lent;
     if (d.lent) {

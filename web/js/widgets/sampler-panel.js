@@ -11,18 +11,16 @@ import { remember } from "../persist.js";
 import { rankPlot } from "../rankplot.js";
 import { setPanelLive, followPanel } from "../live.js";
 import { PANEL } from "../live/examples.js";
+import { SPEC } from "../generated/spec.js";
 import { tokenSpan, showTokenPopover } from "./tokens.js";
 
-// Each control: [field, label, min, max, step, default, help]; label and help are text keys
-// (the defaults are the reference example's settings: the prose's numbers are computed at them)
+// One slider per sampler rule, from the rules' own declarations (SPEC.steps; py_src/decodelab/
+// sampler.py): [field, label, min, max, step, default, help, integer]; label and help are text keys.
+// The temperature and the cuts first, in the order they apply, the penalty last. The defaults are
+// the reference example's settings: the prose's numbers are computed at them.
 const at = PANEL.settings;
-const CONTROLS = [
-  ["temperature", "w1.sp.temperature", 0, 2, 0.05, at.temperature, "w1.sp.temperature_hint"],
-  ["top_k", "w1.sp.top_k", 0, 100, 1, at.top_k, "w1.sp.top_k_hint"],
-  ["top_p", "w1.sp.top_p", 0.05, 1, 0.01, at.top_p, "w1.sp.top_p_hint"],
-  ["min_p", "w1.sp.min_p", 0, 0.5, 0.01, at.min_p, "w1.sp.min_p_hint"],
-  ["repetition_penalty", "w1.sp.penalty", 1, 2, 0.05, at.repetition_penalty, "w1.sp.penalty_hint"],
-];
+const CONTROLS = [...SPEC.steps.filter((st) => st.kind !== "penalty"), ...SPEC.steps.filter((st) => st.kind === "penalty")]
+  .map((st) => [st.field, `w1.sp.${st.name}`, st.min, st.max, st.step, at[st.field], `w1.sp.${st.name}_hint`, st.integer]);
 const ch1Keys = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`ch1.${k}`, v]));
 
 export function mountSamplerPanel(root) {
@@ -92,7 +90,7 @@ export function mountSamplerPanel(root) {
   function settings() {
     const s = {};
     let ok = true;
-    for (const [field, label, min, max] of CONTROLS) {
+    for (const [field, label, min, max, , , , integer] of CONTROLS) {
       const raw = inputs[field].value.trim();
       const v = parseDecimal(raw); // "0,7" as well as "0.7"; anything else is a message, never dropped
       let msg = "";
@@ -100,7 +98,7 @@ export function mountSamplerPanel(root) {
       else if (v < min || v > max) msg = () => t("w1.sp.range", { label: { key: label }, min, max });
       fieldError(inputs[field], msg);
       if (msg) ok = false;
-      s[field] = field === "top_k" ? Math.round(v) : v;
+      s[field] = integer ? Math.round(v) : v;
     }
     s.temperature_last = tempLast.checked;
     return ok ? s : null;
@@ -163,7 +161,7 @@ export function mountSamplerPanel(root) {
       if (s.top_k > 0) lines.push({ x: s.top_k, label: t("w1.sp.line_k", { k: s.top_k }) });
     }
     chart.set([{ label: t("w1.sp.all_tokens"), points: pts, color: "#9aa3ad" },
-               { label: t("w1.sp.kept", { n: v.survivors }), points: pts.filter((p) => p.x <= v.survivors), color: "#2f6fb3", width: 3 }], lines);
+               { label: t("w1.sp.kept", { n: v.survivors }), points: pts.filter((p) => keptRank(v.kept, p.x)), color: "#2f6fb3", width: 3 }], lines);
     readout.replaceChildren(
       stat("w1.sp.eff", fmt(v.eff, 1), "sp-eff"),
       stat("w1.sp.eff_full", fmt(v.eff_full, 1), "sp-eff-full"),
@@ -245,6 +243,10 @@ export function mountSamplerPanel(root) {
   }
   return { update, current };
 }
+
+// whether a rank (1-based) survived the cuts: v.kept lists the survivors as [first, last] runs
+// (one run from rank 1 for the prefix cuts; a mask such as typical-p can start further down)
+const keptRank = (runs, x) => runs.some(([a, b]) => a <= x && x <= b);
 
 function stat(label, value, id) {
   return el("span", { class: "stat" }, el("span", { class: "stat-label", t: label }), el("b", { id, text: value }));
