@@ -427,6 +427,12 @@ def test_ch1_prose_agrees_with_the_panel():
                    ("order.surv_last", {"temperature": 1.5, "top_p": 0.95, "temperature_last": True})]:
         assert r[key] == call("ch1_view", prompt=PROMPT, settings={**T1, **s}, extra=extra)["survivors"], key
     assert r["order.surv_last"] == r["topp.kstar95_cur"]  # temperature last: top-p sees T = 1
+    # each rule's live example is the panel with that rule alone at its example value
+    for cut in S.CUTS:
+        if cut.example is not None:
+            off = {c.field: c.neutral for c in S.CUTS}
+            v = call("ch1_view", prompt=PROMPT, settings={**T1, **off, cut.field: cut.example}, extra=extra)
+            assert (r[f"rule.{cut.name}.kept"], r[f"rule.{cut.name}.from"]) == (v["survivors"], v["kept"][0][0])
     assert r["head.n_over1pct"] + r["head.crumbs_n"] <= view["vocab"]
     assert math.isclose(r["tail.never200"], (1 - r["tail.beyond40"]) ** 200)
     P, n = r["cur.P"], 200
@@ -464,6 +470,8 @@ def test_the_prose_wording_holds_for_this_model():
     first = call("ch1_prose", prompt=ch1.OPENINGS[0])
     assert f["english.eff_cyr"] > 10 * first["ent.eff_t1"]
     assert first["order.surv_ours"] > first["order.surv_last"]
+    # "watch the favourite's bar go grey": at the first opening typical-p drops the favourite
+    assert first["rule.typical_p.from"] > 1
     # the greedy widget's reference openings: one that does not loop beside one that does
     from conftest import examples
 

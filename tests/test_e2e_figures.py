@@ -8,6 +8,7 @@ import pytest
 from conftest import settled, widest_while_scrolling
 
 from decodelab_tools.browser import guarded_page, open_ready
+from decodelab import sampler as S
 
 FIGURES = ["fig-opening", "fig-pipeline", "fig-kv", "fig-int8", "fig-spec"]
 
@@ -54,16 +55,26 @@ def test_the_pipeline_follows_the_panel(ready_page):
     show(pg, "fig-pipeline")
     pg.wait_for_function("() => document.getElementById('fig-pipeline').dataset.survivors")
     vocab = int(pg.eval_on_selector('[data-live="ch1.model.vocab"]', "n => n.textContent").replace(",", ""))
-    first = [int(x) for x in pg.eval_on_selector("#fig-pipeline", "e => e.dataset.survivors").split(",")]
-    assert first[0] == first[1] == vocab and first[2] == vocab  # top-k is off in the reference settings
-    assert first[3] == first[4] >= 1
+    names = pg.eval_on_selector("#fig-pipeline", "e => e.dataset.stages").split(",")
+    assert names == [st.name for st in S.STEPS]  # every declared step has its stage, in order
+    at = lambda: dict(zip(names, (int(x) for x in pg.eval_on_selector("#fig-pipeline", "e => e.dataset.survivors").split(","))))
+    first = at()
+    assert first["penalty"] == first["temperature"] == first["top_k"] == vocab  # top-k is off in the reference settings
+    assert first["top_p"] == first["min_p"] >= 1
+    k_at = names.index("top_k")
     pg.fill("#sp-top_k-num", "7")
-    pg.wait_for_function("() => document.getElementById('fig-pipeline').dataset.survivors.split(',')[2] === '7'")
-    now = [int(x) for x in pg.eval_on_selector("#fig-pipeline", "e => e.dataset.survivors").split(",")]
-    assert now[3] <= 7 and now[4] <= now[3]
-    assert "7" in pg.inner_text("#fig-pipeline .pipe-stage:nth-child(4)")
+    pg.wait_for_function(f"() => document.getElementById('fig-pipeline').dataset.survivors.split(',')[{k_at}] === '7'")
+    now = at()
+    assert now["top_p"] <= 7 and now["min_p"] <= now["top_p"]
+    assert "7" in pg.inner_text(f"#fig-pipeline .pipe-stage:nth-child({k_at + 2})")
+    # a mask: typical-p, switched on in the panel, gets its stage and narrows what follows
+    pg.fill("#sp-typical_p-num", "0.2")
+    t_at = names.index("typical_p")
+    pg.wait_for_function(f"() => +document.getElementById('fig-pipeline').dataset.survivors.split(',')[{t_at}] < 7")
+    assert "0.2" in pg.inner_text(f"#fig-pipeline .pipe-stage:nth-child({t_at + 2})")
+    pg.fill("#sp-typical_p-num", "1")
     pg.fill("#sp-top_k-num", "0")
-    pg.wait_for_function(f"() => document.getElementById('fig-pipeline').dataset.survivors.split(',')[2] === '{vocab}'")
+    pg.wait_for_function(f"() => document.getElementById('fig-pipeline').dataset.survivors.split(',')[{k_at}] === '{vocab}'")
 
 
 def test_the_kv_cache_is_drawn_from_the_config_and_grows_a_row_per_token(ready_page):

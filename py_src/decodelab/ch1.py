@@ -239,6 +239,21 @@ def _survivors(src, history, **kw) -> int:
     return _step(src, history, **kw).survivors
 
 
+def rule_examples(src, history) -> dict:
+    """Each cut that declares an example value (sampler.Rule.example), alone at T = 1: how many
+    tokens it keeps and the rank of the first (rule.NAME.kept, rule.NAME.from), and the value
+    (rule.NAME.value): the live example of the rule's own paragraph, with no code of its own here."""
+    out = {}
+    neutral = {cut.field: cut.neutral for cut in S.CUTS}
+    for cut in S.CUTS:
+        if cut.example is None:
+            continue
+        st = _step(src, history, **{**neutral, "temperature": 1.0, cut.field: cut.example})
+        out[f"rule.{cut.name}.kept"], out[f"rule.{cut.name}.from"] = st.survivors, st.kept[0][0]
+        out[f"rule.{cut.name}.value"] = cut.example
+    return out
+
+
 def _one_token(e, text: str) -> int:
     ids = e.tokenizer.encode(text)
     if len(ids) != 1:  # the prose names one token; a new tokenizer may need new examples
@@ -281,6 +296,7 @@ def ch1_prose(prompt: str, extra: list | None = None) -> dict:
     out["minp.kept10_cur"] = _survivors(src, hist, temperature=1.0, top_p=1.0, min_p=0.1)
     out["order.surv_ours"] = _survivors(src, hist, temperature=1.5, top_p=0.95)
     out["order.surv_last"] = _survivors(src, hist, temperature=1.5, top_p=0.95, temperature_last=True)
+    out.update(rule_examples(src, hist))
     n = LOOP_TOKENS
     out["loop.naive_positions"] = n * P + n * (n - 1) // 2
     out["loop.cached_positions"] = P + n - 1  # the last new token is never read

@@ -204,6 +204,7 @@ class Rule:
     kernel: bool = False      # whether the kernel's one-call draw (dl_logits_sample) implements it
     table: dict = {}          # its row in the settings table: library -> its name and default there
     table_key: str | None = None  # the row's label, when words (a text key) rather than code
+    example: float | None = None  # a cut's value in the prose's live example (ch1_prose: rule.NAME.*)
 
     @classmethod
     def on(cls, v) -> bool:
@@ -222,7 +223,8 @@ class Rule:
         lo, hi, step = cls.slider
         return {"name": cls.name, "field": cls.field, "kind": cls.kind, "integer": cls.type is int,
                 "default": cls.default, "neutral": cls.neutral, "min": lo, "max": hi, "step": step,
-                "symbol": cls.symbol, "kernel": cls.kernel, "table": cls.table, "table_key": cls.table_key}
+                "symbol": cls.symbol, "kernel": cls.kernel, "table": cls.table, "table_key": cls.table_key,
+                "example": cls.example}
 
 
 class RepetitionPenalty(Rule):
@@ -284,6 +286,79 @@ class TopK(Rule):
         return min(int(v), keep), False
 
 
+class TypicalP(Rule):
+    """Locally typical sampling (Meister et al., 2022; transformers' typical_p, llama.cpp's typ_p):
+    keep the tokens whose surprise -ln q is closest to the entropy H of the distribution they come
+    from (the survivors of the cuts before, renormalised), nearest first, until their mass reaches
+    p; the token that crosses the line stays (1: off). Not a prefix: when the favourite is far
+    more likely than is typical, it is dropped.
+
+    Surprise grows down the ranking, so distance to H falls to the token nearest H and then grows:
+    the kept set is a run of ranks around that token, found by walking up and down from it (ties
+    in distance to the higher-ranked token). Tokens not fetched yet are at least as far from H
+    as the last fetched one, when that one is already past H; otherwise the sampler fetches more."""
+    name, field, default, neutral, kind = "typical_p", "typical_p", 1.0, 1.0, "mask"
+    slider, symbol, example = (0.05, 1, 0.01), "p_typ", 0.2  # the paper's value for stories
+    table = {"transformers": "typical_p=1.0", "llama.cpp": "typ_p=1.0"}
+
+    @staticmethod
+    def valid(p: float) -> bool:
+        return 0 < p <= 1
+
+    @staticmethod
+    def cut(c, v, keep: int, ctx: _StepContext) -> tuple[list, bool]:
+        c.grow(keep)
+        probs = c.probs
+        if ctx.bounded:
+            mass, H = c.cum[keep - 1], 0.0
+            for p in probs[:keep]:
+                if p > 0:
+                    H -= p / mass * math.log(p / mass)
+        else:
+            mass, H = 1.0, c.entropy_full()
+        log, inf = math.log, math.inf
+
+        def dist(j: int) -> float:
+            return abs(-log(probs[j] / mass) - H) if probs[j] > 0 else inf
+
+        # positions before `down` are at most H in surprise (p >= mass e^-H), the rest above it
+        down = c0 = c.count_at_least(mass * math.exp(-H), keep)
+        up = down - 1
+        if ctx.open and down == keep:
+            return keep, True  # every fetched token is at most H in surprise: the nearest may come later
+        beyond = (-log(probs[keep - 1] / mass) - H) if probs[keep - 1] > 0 else inf  # unfetched: at least this far
+        target, acc, taken_up = v * mass, 0.0, []
+        while acc < target:
+            du = dist(up) if up >= 0 else inf
+            if down < keep:
+                dd = dist(down)
+            elif ctx.open:
+                if du > beyond or up < 0:
+                    return keep, True  # an unfetched token may be nearer than the last one left above
+                dd = inf
+            else:
+                dd = inf
+            if du == dd == inf:
+                break
+            if du <= dd:
+                # walking up meets a group of equal probabilities from its far end: take the
+                # group in rank order (its first token first), as the sort by (distance, rank) does
+                g0 = up
+                while g0 > 0 and probs[g0 - 1] == probs[up]:
+                    g0 -= 1
+                for j in range(g0, up + 1):
+                    taken_up.append(j)
+                    acc += probs[j]
+                    if acc >= target:
+                        break
+                up = g0 - 1
+            else:
+                acc += probs[down]
+                down += 1
+        ctx.bounded = True
+        return sorted(taken_up) + list(range(c0, down)), False
+
+
 class TopP(Rule):
     """Keep the shortest head whose mass reaches p of what the cuts before left; the token that
     crosses the line stays (1: off)."""
@@ -327,7 +402,9 @@ class MinP(Rule):
         return max(1, j), more
 
 
-STEPS = (RepetitionPenalty, Temperature, TopK, TopP, MinP)  # the order they apply in
+# the order they apply in: the temperature before the cuts (as transformers does), the cuts in
+# llama.cpp's order (top-k, typical-p, top-p, min-p)
+STEPS = (RepetitionPenalty, Temperature, TopK, TypicalP, TopP, MinP)
 CUTS = tuple(step for step in STEPS if step.kind in ("prefix", "mask"))
 # the cuts the kernel's one-call draw (dl_logits_sample) repeats; settings that switch on any
 # other cut are drawn by this module (the kernel is not asked)

@@ -49,6 +49,7 @@ export function mountPipeline(root) {
     const list = el("ol", { class: "pipe", "aria-label": t("fig.pipe.aria", { list: parts.join("; ") }) }, cards);
     box.replaceChildren(list);
     root.dataset.survivors = f.stages.map((s) => s.survivors).join(",");
+    root.dataset.stages = f.stages.map((s) => s.stage).join(",");
   });
 
   // the panel's view, or the reference one until the panel has shown any

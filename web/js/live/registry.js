@@ -37,6 +37,9 @@ const CH1 = {
   "ent.H_t1": fmtNats, "ent.eff_t1": fmtEff, "ent.eff_t03": fmtEff, "ent.top1_t03": fmtPct, "ent.eff_t15": fmtEff,
   "ent.top1_t15": fmtPct, "topp.kstar95_cur": fmtCount, "minp.thr10_cur": fmtPct, "minp.kept10_cur": fmtCount,
   "order.surv_ours": fmtCount, "order.surv_last": fmtCount,
+  // each sampler rule's live example (ch1.rule_examples), for every rule that declares one
+  ...Object.fromEntries(SPEC.steps.filter((st) => st.example != null).flatMap((st) => [
+    [`rule.${st.name}.kept`, fmtCount], [`rule.${st.name}.from`, fmtCount], [`rule.${st.name}.value`, plain]])),
   "rng.tok1": tok, "rng.tok2": tok, "rng.tok3": tok, "rng.int1": fmtInterval, "rng.int2": fmtInterval,
   "rng.int3": fmtInterval, "rng.seed": String, "rng.index": fmtCount, "rng.u": fmtFixed(4), "rng.pick": tok,
   "topk.one_tok": tok, "topk.one_p": fmtPct, "topk.one_rest40": fmtPct, "topk.one_kstar95": fmtCount,
@@ -406,5 +409,5 @@ export const MEASURED = {
 // The panel's numbers: its reference prompt's, or the reader's while "follow my panel" is ticked.
 // (ch1_prose's keys and the next draw's; the settings the panel starts at stay pinned.)
 export const PANEL_PREFIXES = ["ch1.cur.", "ch1.head.", "ch1.tail.", "ch1.temp.", "ch1.ent.", "ch1.topp.", "ch1.minp.thr10_cur",
-  "ch1.minp.kept10_cur", "ch1.order.", "ch1.loop.", "ch1.rng.", "ch1.example.prompt"];
+  "ch1.minp.kept10_cur", "ch1.order.", "ch1.rule.", "ch1.loop.", "ch1.rng.", "ch1.example.prompt"];
 export const isPanelKey = (key) => PANEL_PREFIXES.some((p) => key.startsWith(p));
