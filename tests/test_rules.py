@@ -156,7 +156,67 @@ class _CountingSource(ListLogits):
         return super().draw(inv_t, overrides, cuts, u)
 
 
-@pytest.mark.parametrize("field,value", [("typical_p", 0.5)])
+def reference_top_n_sigma(z, n):
+    """Tang et al. (2024), top-n-sigma: sigma = the standard deviation of all the logits; keep
+    every token whose logit is at least max - n sigma."""
+    mean = math.fsum(z) / len(z)
+    sigma = math.sqrt(math.fsum((v - mean) ** 2 for v in z) / len(z))
+    bar = max(z) - n * sigma
+    return {i for i, v in enumerate(z) if v >= bar}
+
+
+@pytest.mark.parametrize("shape", ["model-like", "peaked", "flat", "grid"])
+def test_top_n_sigma_keeps_what_the_paper_keeps_at_any_temperature(shape):
+    rng = random.Random("nsigma" + shape)
+    for trial in range(40):
+        n_tok = rng.choice([50, 700, 3000])
+        z = logits(rng, shape, n_tok)
+        n = rng.choice([0.1, 0.5, 1.0, 2.0, 3.0])
+        want = reference_top_n_sigma(z, n)
+        for T in (0.3, 1.0, 2.5):  # the bar is on the logits: the temperature cannot move it
+            got, st = kept_ids(z, top_n_sigma=n, temperature=T)
+            assert got == want, (shape, trial, n, T)
+            assert st.kept == [[1, len(want)]]
+        got, _ = kept_ids(z, top_n_sigma=n, temperature=1.7, temperature_last=True)
+        assert got == want
+
+
+def test_top_n_sigma_at_the_extremes_and_with_the_kernels_sigma(kernel):
+    from array import array
+
+    from decodelab.engine import KernelLogits
+
+    rng = random.Random(2)
+    z = [rng.gauss(0, 2) for _ in range(400)]
+    assert len(kept_ids(z, top_n_sigma=0.0)[0]) == 400  # 0 is off
+    assert len(kept_ids(z, top_n_sigma=1e6)[0]) == 400  # a bar below every logit
+    assert kept_ids(z, top_n_sigma=1e-12)[0] == {max(range(400), key=lambda i: z[i])}  # only the top clears it
+    # equal logits: sigma is 0 and every token sits exactly on the bar (kept: ">=")
+    assert len(kept_ids([1.25] * 300, top_n_sigma=2.0)[0]) == 300
+    # ties at the top: both kept, whatever n
+    assert {0, 1} <= kept_ids([4.0, 4.0] + [0.0] * 100, top_n_sigma=0.01)[0]
+    # behind a repetition penalty, sigma is that of the penalised logits
+    s = make_settings(temperature=1.0, top_p=1.0, top_n_sigma=1.5, repetition_penalty=1.8)
+    hist = [int(i) for i in sorted(range(400), key=lambda i: -z[i])[:5]]
+    pen = list(z)
+    for t in set(hist):
+        pen[t] = z[t] / 1.8 if z[t] > 0 else z[t] * 1.8
+    st = sample_step(ListLogits(z), hist, s, None, head_size=400)
+    assert {i for i, _, q in st.head if q > 0} == reference_top_n_sigma(pen, 1.5)
+    # the kernel's mean and spread give the same survivors as the plain list's
+    n = 4096
+    vals = array("f", logits(rng, "model-like", n))
+    ptr = kernel.alloc(4 * n)
+    kernel.put(ptr, vals)
+    src = KernelLogits(kernel, n, ptr).bind(vals, ptr)
+    for nsig in (0.5, 1.0, 2.0):
+        s = make_settings(temperature=0.8, top_p=1.0, top_n_sigma=nsig)
+        assert sample_step(src, [], s, None, head_size=n).survivors == len(reference_top_n_sigma(list(vals), nsig))
+    with pytest.raises(S.SamplerError):
+        make_settings(top_n_sigma=-1.0)
+
+
+@pytest.mark.parametrize("field,value", [("typical_p", 0.5), ("top_n_sigma", 1.0)])
 def test_a_rule_the_kernel_does_not_know_keeps_the_kernel_out(kernel, field, value):
     """The generation loop asks the source to draw only when every cut that is on is one the
     kernel implements; with a rule it does not, the token is the Python sampler's, from the

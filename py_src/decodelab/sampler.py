@@ -266,6 +266,30 @@ class Temperature(Rule):
         return 1.0 if last else 1.0 / float(s.temperature)
 
 
+class TopNSigma(Rule):
+    """Top-n-sigma (Tang et al., 2024; llama.cpp's top_n_sigma): keep the tokens whose logit is
+    within n standard deviations of the largest, the deviation taken over the whole vocabulary's
+    (penalised) logits (0: off). A bar on the logits themselves: dividing them by T divides their
+    spread too, so the temperature never moves it. Its statistic comes with the source's O(vocab)
+    pass (Prepared.std)."""
+    name, field, default, neutral, kind = "top_n_sigma", "top_n_sigma", 0.0, 0.0, "prefix"
+    slider, symbol, example = (0, 5, 0.1), "n", 1.0
+    table = {"llama.cpp": "top_n_sigma=-1"}
+
+    @staticmethod
+    def valid(n: float) -> bool:
+        return 0 <= n and not math.isinf(n)
+
+    @staticmethod
+    def cut(c, v, keep: int, ctx: _StepContext) -> tuple[int, bool]:
+        bar = c.top_value() - v * c.std
+        j = bisect_right(c.vals, -bar, 0, keep, key=_neg)  # the first `keep` values fall with rank
+        if j == keep == len(c.ids) and ctx.open:
+            return keep, True  # the last fetched token still clears the bar: more may
+        ctx.bounded = True
+        return max(1, j), False
+
+
 class TopK(Rule):
     """Keep the k most likely (0: off). It also tells the sampler how many candidates to fetch."""
     name, field, type, default, neutral, kind = "top_k", "top_k", int, 0, 0, "prefix"
@@ -403,8 +427,8 @@ class MinP(Rule):
 
 
 # the order they apply in: the temperature before the cuts (as transformers does), the cuts in
-# llama.cpp's order (top-k, typical-p, top-p, min-p)
-STEPS = (RepetitionPenalty, Temperature, TopK, TypicalP, TopP, MinP)
+# llama.cpp's order (top-n-sigma, top-k, typical-p, top-p, min-p)
+STEPS = (RepetitionPenalty, Temperature, TopNSigma, TopK, TypicalP, TopP, MinP)
 CUTS = tuple(step for step in STEPS if step.kind in ("prefix", "mask"))
 # the cuts the kernel's one-call draw (dl_logits_sample) repeats; settings that switch on any
 # other cut are drawn by this module (the kernel is not asked)
@@ -557,6 +581,10 @@ class Candidates(_Ranked):
     def entropy_full(self) -> float:
         return math.log(self.Z) - self.A / self.Z
 
+    def top_value(self) -> float:
+        """The largest (penalised) logit of the whole vocabulary."""
+        return self.vals[0]
+
     def subset(self, positions: list) -> "_Subset":
         return _Subset(self, positions)
 
@@ -580,6 +608,10 @@ class _Subset(_Ranked):
         self.probs = [c.probs[i] for i in positions]
         self.cum = list(accumulate(self.probs))
         self.inv, self.M, self.Z, self.A, self.mean, self.std = c.inv, c.M, c.Z, c.A, c.mean, c.std
+        self._top = c.vals[0]
+
+    def top_value(self) -> float:
+        return self._top
 
     def grow(self, m: int) -> None:
         """Everything is computed already."""
