@@ -410,7 +410,7 @@ def test_the_held_out_figure_is_the_model_files_or_says_it_is_missing(ready_page
     # a module imported here is an instance of its own, apart from the page's (the build's
     # bundle), so its i18n.js is given the English text first
     got = ready_page.evaluate("""() => import('/js/i18n.js').then(i => i.setLang('en', {keep: false}))
-        .then(() => import('/js/live/registry.js')).then(m => [
+        .then(() => import('/js/live/words.js')).then(m => [
         m.heldoutText({heldout: {int8: {nats_per_token: 2.5, bits_per_byte: 0.9}, float: {nats_per_token: 2.49},
                                  tokens: 123456, bytes: 500000}}),
         m.heldoutText({val_nats_at_export: 2.7}), m.heldoutText(undefined)])""")

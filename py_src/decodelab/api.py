@@ -16,6 +16,7 @@ import sys
 import traceback
 
 from . import ch1, ch2, ch3, figures, perf  # noqa: F401  (importing registers their endpoints)
+from . import costs
 from . import sampler as S
 from .errors import InputError, ModelNotLoaded
 from .kernelcheck import run_check
@@ -85,9 +86,7 @@ def models_info() -> dict:
 
 def model_figures(name: str) -> dict:
     e = session().engine(name)
-    c = e.bundle.config
-    return {"vocab": c.vocab_size, "context": c.context, "d_model": c.d_model, "n_layers": c.n_layers,
-            "n_heads": c.n_heads, "d_ff": c.d_ff, "params": e.bundle.param_count(), "weights_bytes": e.weights_bytes(),
+    return {**costs.shape(e.bundle.config), "params": e.bundle.param_count(), "weights_bytes": e.weights_bytes(),
             "meta": e.bundle.meta, "keep": e.keep, "penalty_window": S.DEFAULTS.penalty_window}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import time
 
-from . import quant, spec
+from . import costs, quant, spec
 from . import sampler as S
 from .errors import InputError
 from .inputs import check_count, check_text, encode_prompt, token_texts
@@ -33,16 +33,11 @@ def kv_figures(e) -> dict:
 
 
 def pass_macs(e) -> int:
-    """Multiply-adds of one token pass through the layers' matrices: per layer q, k, v (3d x d),
-    the head mixer (d x d) and the feed-forward pair (d_ff x d, d x d_ff)."""
-    d = e.d_model
-    return e.n_layers * (4 * d * d + 2 * d * e.d_ff)
+    return costs.pass_macs(e.bundle.config)
 
 
 def attention_macs(e, t: int) -> int:
-    """Attention of the position at index t-1 (t positions stored, itself included): t scores and a
-    sum of t values, d multiply-adds each over all heads, in every layer (the kernel's counter)."""
-    return 2 * e.n_layers * e.d_model * t
+    return costs.attention_macs(e.bundle.config, t)
 
 
 def race_formulas(e, P: int, n: int) -> dict:
@@ -50,7 +45,7 @@ def race_formulas(e, P: int, n: int) -> dict:
     is shown but never fed, so n tokens take P + (n - 1) passes with the cache, and
     P + (P + 1) + ... + (P + n - 1) = nP + n(n - 1)/2 without; each lane scores the vocabulary
     (V x d) once per new token."""
-    A, head = pass_macs(e), e.vocab * e.d_model
+    A, head = pass_macs(e), costs.matrix_macs(e.bundle.config)["head"]
     T = P + n - 1
     with_macs = T * A + n * head + sum(attention_macs(e, t) for t in range(1, T + 1))
     without_macs = sum(t * A + head + sum(attention_macs(e, u) for u in range(1, t + 1)) for t in range(P, P + n))
@@ -254,10 +249,10 @@ def ch2_facts() -> dict:
 
     e = session().engine()
     b = e.bundle
-    d, L, H, F, V, T = e.d_model, e.n_layers, e.n_heads, e.d_ff, e.vocab, e.context
-    cost = {"qkv": 3 * d * d, "proj": d * d, "mlp": 2 * d * F, "matrices": pass_macs(e), "head": V * d,
+    d, L, F, T = e.d_model, e.n_layers, e.d_ff, e.context
+    cost = {**costs.matrix_macs(e.bundle.config), "matrices": pass_macs(e),
             "attn_per_position": attention_macs(e, 1), "attn_full": attention_macs(e, T)}
-    cost["token"] = cost["matrices"] + cost["head"]
+    cost["token"] = costs.token_macs(b.config)
     cost["head_share"] = cost["head"] / cost["token"]
     cost["attn_share_full"] = cost["attn_full"] / (cost["token"] + cost["attn_full"])
     kv_tok, w = e.kv_bytes_per_token(), e.weights_bytes()
@@ -291,8 +286,7 @@ def ch2_facts() -> dict:
             "eff_bits": {sch: {str(bb): bb + 32 * k / n_w for bb in range(2, 9)}
                          for sch, k in ((spec.ROW.name, n_rows), (spec.MATRIX.name, len(mats)), (spec.GROUP32.name, n_groups))},
             "story_tokens": len(e.tokenizer.encode(OUR_STORY)), "thresholds": [CHEAP, THREAD, COLLAPSE]}
-    return {"cfg": {"vocab": V, "context": T, "d_model": d, "n_layers": L, "n_heads": H, "d_ff": F,
-                    "kv_vectors_per_token": 2 * L},
+    return {"cfg": {**costs.shape(b.config), "kv_vectors_per_token": 2 * L},
             "cost": cost, "kv": kv, "q8": q8, "bits": bits, "matrices": mats,
             "simd": {"max_cols": max(d, F), "max_int_sum": max(d, F) * 127 * 63,
                      "slices_per_token": cost["token"] // 16, "js_calls_per_token": 4 * L + 1},

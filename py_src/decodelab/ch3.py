@@ -5,7 +5,7 @@ which the Stop bar appears): one live run per call, one verify-cost batch per ca
 sends the runs back to a summary endpoint that takes medians and ranges (spectiming.py)."""
 from __future__ import annotations
 
-from . import probes
+from . import costs, probes
 from . import sampler as S
 from . import spectiming as st
 from . import speculative as sp
@@ -157,8 +157,7 @@ def ch3_roofline() -> dict:
 
 def _model_figures(e) -> dict:
     return {"params": e.bundle.param_count(), "weights_bytes": e.weights_bytes(),
-            # weight multiply-adds of one position: attention's 4 d x d matrices, the MLP's two, the output layer
-            "macs_per_token": e.n_layers * (4 * e.d_model ** 2 + 2 * e.d_model * e.d_ff) + e.vocab * e.d_model}
+            "macs_per_token": costs.token_macs(e.bundle.config)}
 
 
 @endpoint

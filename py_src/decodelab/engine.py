@@ -15,7 +15,7 @@ import time
 from array import array
 from dataclasses import dataclass, field
 
-from . import spec
+from . import costs, spec
 from .bundle import Bundle, read_bundle, tokenizer_from_bundle
 from .errors import InputError
 from .kernel import (CONFIG_FIELDS, MATRIX_INFO_WORDS, PREPARE_HEADER_BYTES, SAMPLE_MAX_OVER, SAMPLE_UNDECIDED,
@@ -215,7 +215,7 @@ class Engine:
         return sum(len(x.data) + (len(x.scales) if x.scales is not None else 0) for x in t.values())
 
     def kv_bytes_per_token(self) -> int:
-        return 2 * self.n_layers * self.d_model * 4  # keys and values, float32, every layer
+        return costs.kv_bytes_per_token(self.bundle.config)
 
     @property
     def simd(self) -> bool:

@@ -3,6 +3,7 @@ real runs. One endpoint per diagram (web/js/diagrams/), each a thin reading of w
 own code does, so a picture can never show a pipeline, cache or round the engine does not run."""
 from __future__ import annotations
 
+from . import costs
 from . import sampler as S
 from .ch1 import _source, engine, generate_text
 from .errors import InputError
@@ -64,7 +65,7 @@ def fig_kv(prompt: str = "The dog ran") -> dict:
     return {"tokens": [e.tokenizer.token_str(i) for i in ids[:12]], "n_layers": e.n_layers,
             "d_model": e.d_model, "n_heads": e.n_heads, "head_dim": e.d_model // e.n_heads,
             "context": e.context, "bytes_per_token": e.kv_bytes_per_token(),
-            "bytes_per_value": 4}
+            "bytes_per_value": costs.KV_VALUE_BYTES}
 
 
 @endpoint

@@ -10,6 +10,7 @@ import { t } from "../i18n.js";
 import { fmtPct, storyBand } from "../live/formats.js";
 import { FIGURES } from "../live/examples.js";
 import { reducedMotion } from "./svg.js";
+import * as store from "../store.js";
 
 const PAUSE_BETWEEN_MS = 4000;
 
@@ -80,7 +81,7 @@ export function mountOpening(root) {
   new IntersectionObserver((en) => { onScreen = en.some((x) => x.isIntersecting); tick(); }).observe(root);
   document.addEventListener("visibilitychange", tick);
   // after the first distribution (the panel's first view), or a while after the engine is ready
-  document.addEventListener("panel-view", start, { once: true });
+  store.subscribe("panel.view", start, { once: true });
   on("ready", () => { waiting = setTimeout(start, 3000); });
   return {};
 }

@@ -10,6 +10,7 @@ import { fmtCount, fmtPct, tokenLabel } from "../live/formats.js";
 import { PANEL } from "../live/examples.js";
 import { redrawOnLang } from "./svg.js";
 import { SPEC } from "../generated/spec.js";
+import * as store from "../store.js";
 
 // each stage's rule, as the rule declares itself (py_src/decodelab/sampler.py, via SPEC)
 const STEP = Object.fromEntries(SPEC.steps.map((st) => [st.name, st]));
@@ -62,7 +63,7 @@ export function mountPipeline(root) {
       status.textContent = "";
     } catch (e) { showError(e, {}, status); }
   });
-  document.addEventListener("panel-view", (ev) => { wanted = ev.detail; if (seen) refresh(); });
+  store.subscribe("panel.view", (view) => { wanted = view; if (seen) refresh(); });
   on("ready", (info) => {
     if (!wanted.prompt) wanted = { ...wanted, prompt: (info.openings || [])[PANEL.opening] || "" };
     const io = new IntersectionObserver((en) => { seen = en.some((x) => x.isIntersecting); if (seen) refresh(); },

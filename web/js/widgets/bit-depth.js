@@ -2,7 +2,7 @@
 // group of 32) and measure it on our story, beside the held-out figure the export measured for the
 // same depth. Fills two rows when first seen (8 bits, and the depth where the held-out loss starts
 // to show: the reference rows the prose's ch2.bits.story_* numbers come from), and can lend its copy to chapter 1's
-// playground (ch2_lend; the session keeps that state, the "decodelab:lend" event tells the page).
+// playground (ch2_lend; the session keeps that state, the store's "lend" tells the page).
 // The readout and the table are drawn from the results kept, again after a language switch.
 import { call, on } from "../engine.js";
 import { el, fmt, serial, clearErrors, whenSeen, setStatus, setText } from "../ui.js";
@@ -10,8 +10,9 @@ import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { whenFacts } from "../facts.js";
 import { f2, whole } from "../live/formats.js";
-import { storyVerdict, tableWords, bitDepthLow } from "../live/registry.js";
+import { storyVerdict, tableWords, bitDepthLow } from "../live/words.js";
 import { SPEC } from "../generated/spec.js";
+import * as store from "../store.js";
 
 const SCHEMES = SPEC.schemes;
 const schemeKey = (scheme) => `w2.scheme.${scheme}`;
@@ -101,10 +102,10 @@ export function mountBitDepth(root) {
   lend.onclick = () => once(async () => {
     const r = await call("ch2_lend", { on: !lent });
     setLent(r.lent);
-    window.dispatchEvent(new CustomEvent("decodelab:lend", { detail: r }));
+    store.set("lend", r);
   });
   // the playground gave the model back
-  window.addEventListener("decodelab:lend", (e) => { if (e.detail.lent !== lent) setLent(e.detail.lent); });
+  store.subscribe("lend", (r) => { if (r.lent !== lent) setLent(r.lent); }, { now: false });
 
   // on arrival: the shipped 8 bits, then the depth where the held-out loss starts to show
   whenSeen(root, () => whenFacts((f) => once(async () => {

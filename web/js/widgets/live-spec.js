@@ -5,7 +5,7 @@
 import { call, on } from "../engine.js";
 import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
-import { EVENT } from "../ch3-events.js";
+import * as store from "../store.js";
 import { setLive } from "../live.js";
 import { words } from "../live/formats.js";
 
@@ -124,7 +124,7 @@ export function mountLiveSpec(root, ctx = {}) {
   run.onclick = go;
   // the verify-cost chart's slope (steps per extra position), when it has measured one
   let vslope = null;
-  document.addEventListener(EVENT, (e) => { if (e.detail.kind === "verify") vslope = Math.max(0, e.detail.summary.slope); });
+  store.subscribe("ch3.verify", (summary) => { vslope = Math.max(0, summary.slope); });
   handoff.onclick = () => {
     if (!last || !ctx.costModel) return;
     const { s } = last, g = s.gamma, cv = s.c_verify.median;

@@ -5,7 +5,7 @@
 import { el, fmt, sliderRow, setText } from "../ui.js";
 import { t, onLang, parseDecimal } from "../i18n.js";
 import { H100_SXM, BIG_MODEL, FLOP_PER_MAC } from "../hardware.js";
-import { EVENT } from "../ch3-events.js";
+import * as store from "../store.js";
 
 const fmtTime = (s) => (s >= 1e-3 ? t("w3.pb.ms", { x: fmt(s * 1e3, 2) }) : t("w3.pb.us", { x: fmt(s * 1e6, 1) }));
 
@@ -49,9 +49,8 @@ export function mountPassBudget(root) {
     out.dataset.ratio = (pass / pass1).toFixed(3);
   }
   onLang(draw);
-  document.addEventListener(EVENT, (e) => {
-    if (e.detail.kind !== "roofline") return;
-    const r = e.detail.result, rate = r.macs.gmacs * 1e9;
+  store.subscribe("ch3.roofline", (r) => {
+    const rate = r.macs.gmacs * 1e9;
     machines.cache = [r.cache.gbps * 1e9, rate];
     machines.dram = [r.dram.gbps * 1e9, rate];
     for (const o of machine.options) if (o.value !== "h100" && machines[o.value]) { o.disabled = false; setText(o, `w3.pb.machine.${o.value}_measured`); }

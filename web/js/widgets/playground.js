@@ -3,11 +3,12 @@
 // it. The prompt is shown split into the tokens the model reads; each new token is coloured by
 // the probability it was drawn with and opens the distribution it came from. It writes once by
 // itself when first seen. Chapter 2's bit-depth widget can lend it its re-quantized copy of the
-// model (the session holds the loan; "decodelab:lend" events keep the banner in step).
+// model (the session holds the loan; the store's "lend" keeps the banner in step).
 import { call, on } from "../engine.js";
 import { el, numberBox, serial, readNumber, whenSeen, fmtCount, fmtPct, setStatus, setText, tokenLabel } from "../ui.js";
 import { onLang, plain, t } from "../i18n.js";
 import { SPEC } from "../generated/spec.js";
+import * as store from "../store.js";
 import { remember } from "../persist.js";
 import { tokenSpan, showTokenPopover, probColor } from "./tokens.js";
 
@@ -57,7 +58,7 @@ export function mountPlayground(root, { panel }) {
     }
     root.dataset.lent = String(!!d.lent);
   };
-  window.addEventListener("decodelab:lend", (e) => showLent(e.detail));
+  store.subscribe("lend", showLent);
   on("restarted", () => showLent({ lent: false }));
   const swatches = [1, 0.3, 0.1, 0.01, 0.001].map((p) => el("span", { class: "tok", style: { background: probColor(p) }, text: fmtPct(p) }));
   onLang(() => swatches.forEach((sw, i) => { sw.textContent = fmtPct([1, 0.3, 0.1, 0.01, 0.001][i]); }));
@@ -95,7 +96,7 @@ export function mountPlayground(root, { panel }) {
   // end the loan and write again with the shipped model
   giveBack.onclick = () => once(async () => {
     const r = await call("ch2_lend", { on: false });
-    window.dispatchEvent(new CustomEvent("decodelab:lend", { detail: r }));
+    store.set("lend", r);
   }).then(go);
   reroll.onclick = () => { seed.value = Math.floor(Math.random() * 2 ** 32); remember(seed); go(); };
   whenSeen(root, () => { if (!story.childNodes.length) go(); });

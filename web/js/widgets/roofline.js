@@ -6,7 +6,7 @@ import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
 import { t, plain, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { setLive } from "../live.js";
-import { announce } from "../ch3-events.js";
+import * as store from "../store.js";
 import { words } from "../live/formats.js";
 import { H100_SXM, FLOP_PER_MAC } from "../hardware.js";
 
@@ -56,7 +56,7 @@ export function mountRoofline(root) {
     render(r);
     out.dataset.ridge = (r.macs.gmacs / r.cache.gbps).toFixed(3);
     setLive(proseKeys(r));
-    announce({ kind: "roofline", result: r }); // the pass budget offers this machine
+    store.set("ch3.roofline", r); // the pass budget offers this machine
   });
   run.onclick = measure;
   // measured as soon as the chapter's first widget (the pass budget, which offers this machine) or

@@ -12,6 +12,7 @@ import { rankPlot } from "../rankplot.js";
 import { setPanelLive, followPanel } from "../live.js";
 import { PANEL } from "../live/examples.js";
 import { SPEC } from "../generated/spec.js";
+import * as store from "../store.js";
 import { tokenSpan, showTokenPopover } from "./tokens.js";
 
 // One slider per sampler rule, from the rules' own declarations (SPEC.steps; py_src/decodelab/
@@ -120,7 +121,7 @@ export function mountSamplerPanel(root) {
       fieldError(prompt, "");
       render(v, s);
       // the pipeline diagram draws the same view, stage by stage (diagrams/pipeline.js)
-      root.dispatchEvent(new CustomEvent("panel-view", { bubbles: true, detail: { prompt: args.prompt, settings: s, extra: [...args.extra] } }));
+      store.set("panel.view", { prompt: args.prompt, settings: s, extra: [...args.extra] });
       if (v.next_draw) setPanelLive(ch1Keys(v.next_draw));
       if (follow.checked) refreshProse(args.prompt, args.extra);
       const dt = performance.now() - t0;

@@ -6,7 +6,7 @@ import { call } from "../engine.js";
 import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
-import { announce } from "../ch3-events.js";
+import * as store from "../store.js";
 import { setLive } from "../live.js";
 import { words } from "../live/formats.js";
 
@@ -60,7 +60,7 @@ export function mountVerifyCost(root) {
     last = s;
     render(s);
     out.dataset.slope = s.slope.toFixed(3);
-    announce({ kind: "verify", summary: s }); // the live pair reads the slope
+    store.set("ch3.verify", s); // the live pair reads the slope
     const at = (g) => s.rows.find((x) => x.gamma === g) || {};
     setLive({ "ch3.vc-g4": at(4).block_best, "ch3.vc-g8": at(8).block_best, "ch3.vc-steps-g8": at(8).steps_best,
       "ch3.vc-slope": s.slope, "ch3.vc-block-saving-pct": s.block_saving > 0 ? s.block_saving : words("w3.live.none"),
