@@ -10,7 +10,7 @@ import math
 import pytest
 from conftest import ROOT
 
-from decodelab import api, ch1, session
+from decodelab import api, ch1, heldout, session
 from decodelab import sampler as S
 
 CALLED: set = set()
@@ -273,10 +273,10 @@ def test_ch2_heldout_summary_reads_depths_in_order():
     h = {"stories": 2, "tokens": 10, "float": fig(2.0), "int8": fig(2.0),
          "requant": {"stories": 1, "tokens": 5, "float_nats_per_token": 2.0, "int8_nats_per_token": 2.001,
                      "row": {"6": fig(2.005), "4": fig(2.06), "3": fig(2.5), "2": fig(4.0)}}}
-    s = ch2.heldout_summary(h)
+    s = heldout.heldout_summary(h)
     assert s["cheap"]["row"] == [8, 6] and s["thread"]["row"] == 4 and s["collapse"]["row"] == 2
-    assert ch2.heldout_summary(None) is None and ch2.heldout_at(None, 3, "row") is None
-    assert math.isclose(ch2.heldout_at(h, 3, "row")["delta"], 0.5)
+    assert heldout.heldout_summary(None) is None and heldout.heldout_at(None, 3, "row") is None
+    assert math.isclose(heldout.heldout_at(h, 3, "row")["delta"], 0.5)
 
 
 def test_ch2_lend_moves_only_the_playground():

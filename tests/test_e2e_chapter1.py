@@ -109,7 +109,7 @@ def test_page_text_equals_cpython_text_for_a_seed(ready_page, kernel):
     from pathlib import Path
 
     from decodelab import sampler as S
-    from decodelab.ch1 import generate_text
+    from decodelab.generation import generate_text
     from decodelab.engine import Engine
 
     e = Engine.from_file(kernel, Path(__file__).resolve().parents[1] / "models" / "main.dlm")

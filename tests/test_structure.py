@@ -114,3 +114,15 @@ def test_endpoints_reach_the_kernel_only_through_the_engine():
                     isinstance(node.value, ast.Name) and node.value.id == "self"):
                 found.append(f"{p.relative_to(PKG)}:{node.lineno}")
     assert found == []
+
+
+def test_no_module_imports_another_modules_private_names():
+    """`from .ch1 import _source` made a private helper part of two modules' contracts: a name
+    another module needs is public, or it lives in the module both depend on."""
+    found = []
+    for p in PKG.rglob("*.py"):
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("decodelab")):
+                found += [f"{p.relative_to(PKG)}: from {node.module} import {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert found == []

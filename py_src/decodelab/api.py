@@ -15,7 +15,7 @@ import json
 import sys
 import traceback
 
-from . import ch1, ch2, ch3, figures, perf  # noqa: F401  (importing registers their endpoints)
+from . import cell, ch1, ch1_prose, ch2, ch2_prose, ch3, ch3_prose, figures, perf  # noqa: F401  (importing registers their endpoints)
 from . import costs
 from . import sampler as S
 from .errors import InputError, ModelNotLoaded

@@ -1,12 +1,14 @@
-"""Chapter 2 endpoints: why it is fast (KV cache, 8-bit weights, bit depth, kernel speed)."""
+"""Chapter 2's widget endpoints: why it is fast (KV cache, 8-bit weights, bit depth, kernel speed).
+The prose's numbers are ch2_prose.py; the per-token formulas costs.py."""
 from __future__ import annotations
 
 import math
 import time
 
-from . import costs, quant, spec
+from . import costs, quant
 from . import sampler as S
 from .errors import InputError
+from .heldout import heldout_at
 from .inputs import check_count, check_text, encode_prompt, token_texts
 from .session import endpoint, session
 
@@ -174,120 +176,3 @@ def ch2_speed(variant: str = "main", n: int = 96, warmup: int = 32) -> dict:
     return {"variant": variant, "simd": e.simd, "tokens": len(g.tokens), "seconds": dt, "tps": len(g.tokens) / dt,
             "macs": g.stats.macs, "warmup": warmup,
             "kernel_ms": g.stats.kernel_s * 1e3, "python_ms": g.stats.python_s * 1e3, "text": e.tokenizer.decode(g.tokens)}
-
-
-# ---- chapter 2's prose numbers ------------------------------------------------------------------
-# Every model number in chapter 2's text that does not come from a widget's own run comes from here:
-# the config, the bundle's matrices and scales, and the held-out figures the export wrote into the
-# model's metadata. No kernel call; tens of milliseconds.
-
-MATRIX_KINDS = ("wte", "wpe", "qkv", "proj", "fc", "fc2")  # the page names each: text key w2.matrix.KIND
-CHEAP, THREAD, COLLAPSE = 0.01, 0.05, 1.0  # nats/token over float: "nothing measurable", "loses the thread", "collapsed"
-# |q| <= 63 of an 8-bit weight rounds to 0 at 2 bits with one scale per row (the row's largest is +-127)
-_ZERO_AT_2BITS = bytes(1 if min(i, 256 - i) <= 63 else 0 for i in range(256))
-
-
-def matrix_words(name: str) -> dict:
-    """"h3.fc" -> the text key of "layer 4's first feed-forward matrix" and its arguments (the page
-    writes it in the reader's language)."""
-    if name in MATRIX_KINDS:
-        return {"key": f"w2.matrix.{name}", "args": {}}
-    layer, kind = name.split(".", 1)
-    if kind not in MATRIX_KINDS:
-        return {"key": "w2.matrix.other", "args": {"name": name}}
-    return {"key": f"w2.matrix.{kind}", "args": {"layer": int(layer[1:]) + 1}}
-
-
-def heldout_summary(h: dict | None) -> dict | None:
-    """meta.heldout (report.heldout_figures, written at export) -> the figures and depths chapter 2
-    reads out. Depths are the measured ones, from 8 bits (the shipped int8) down; None without it."""
-    if not h or "requant" not in h:
-        return None
-    rq = h["requant"]
-    fl = rq["float_nats_per_token"]
-    out = {"stories": h["stories"], "tokens": h["tokens"], "float_nats": h["float"]["nats_per_token"],
-           "int8_delta": h["int8"]["nats_per_token"] - h["float"]["nats_per_token"],
-           "sweep_stories": rq["stories"], "sweep_tokens": rq["tokens"], "sweep_float_nats": fl,
-           "delta": {}, "cheap": {}, "thread": {}, "thread_delta": {}, "collapse": {}, "collapse_delta": {}}
-    for sch in spec.SCHEME_NAMES:
-        by = rq.get(sch)
-        if not by:
-            continue
-        delta = {int(k): v["nats_per_token"] - fl for k, v in by.items()}
-        if sch == "row":
-            delta[8] = rq["int8_nats_per_token"] - fl  # 8 bits per row is the shipped model
-        depths = sorted(delta, reverse=True)
-        out["delta"][sch] = {str(b): delta[b] for b in depths}
-        cheap = []
-        for b in depths:
-            if delta[b] >= CHEAP:
-                break
-            cheap.append(b)
-        out["cheap"][sch] = cheap
-        thr = next((b for b in depths if delta[b] >= THREAD), None)
-        col = next((b for b in depths if delta[b] >= COLLAPSE), None)
-        out["thread"][sch], out["thread_delta"][sch] = thr, (delta[thr] if thr else None)
-        out["collapse"][sch], out["collapse_delta"][sch] = col, (delta[col] if col else None)
-    return out
-
-
-def heldout_at(h: dict | None, bits: int, scheme: str) -> dict | None:
-    """The held-out figure of one depth and scheme, beside the widget's story figure (None when the
-    export did not measure it)."""
-    s = heldout_summary(h)
-    if not s or str(bits) not in s["delta"].get(scheme, {}):
-        return None
-    d = s["delta"][scheme][str(bits)]
-    return {"delta": d, "nats": s["sweep_float_nats"] + d, "float_nats": s["sweep_float_nats"],
-            "stories": s["sweep_stories"]}
-
-
-@endpoint
-def ch2_facts() -> dict:
-    """Chapter 2's config- and bundle-derived figures (no kernel calls)."""
-    import statistics  # not at the top: see paired_delta
-
-    e = session().engine()
-    b = e.bundle
-    d, L, F, T = e.d_model, e.n_layers, e.d_ff, e.context
-    cost = {**costs.matrix_macs(e.bundle.config), "matrices": pass_macs(e),
-            "attn_per_position": attention_macs(e, 1), "attn_full": attention_macs(e, T)}
-    cost["token"] = costs.token_macs(b.config)
-    cost["head_share"] = cost["head"] / cost["token"]
-    cost["attn_share_full"] = cost["attn_full"] / (cost["token"] + cost["attn_full"])
-    kv_tok, w = e.kv_bytes_per_token(), e.weights_bytes()
-    kv = {"bytes_per_token": kv_tok, "bytes_full_context": kv_tok * T, "weights_bytes": w,
-          "cache_over_weights": kv_tok * T / w, "crossover_tokens": -(-w // kv_tok)}
-    mats, zero2 = [], 0
-    for name, t in b.tensors.items():
-        if t.scales is None:
-            continue
-        sc = t.scale_list()
-        med = statistics.median(sc)
-        mats.append({"name": name, "label": matrix_words(name), "rows": t.rows, "cols": t.cols,
-                     "f32": t.format.float32_bytes(t.rows, t.cols), "i8": t.format.data_bytes(t.rows, t.cols),
-                     "scales": t.format.scale_bytes(t.rows),
-                     "row_max_median": 127 * med, "scale_median": med,
-                     "max_over_median": max(sc) / med if med else 0.0})
-        zero2 += bytes(t.data).translate(_ZERO_AT_2BITS).count(1)
-    n_w = sum(m["i8"] for m in mats)
-    n_rows = sum(m["rows"] for m in mats)
-    n_groups = sum(m["rows"] * -(-m["cols"] // 32) for m in mats)
-    vec = sum(len(t.data) for t in b.tensors.values() if t.scales is None)
-    f32, scb = sum(m["f32"] for m in mats), sum(m["scales"] for m in mats)
-    total = n_w + scb + vec
-    worst = max(mats, key=lambda m: m["max_over_median"])
-    ex = next((m for m in mats if m["name"] == "h0.fc"), mats[0])
-    q8 = {"n_matrices": len(mats), "matrix_float32_bytes": f32, "int8_bytes": n_w, "scale_bytes": scb,
-          "vector_bytes": vec, "total_bytes": total, "ratio": (f32 + vec) / total, "scale_share": scb / total,
-          "scale_overhead_min": 4 / max(m["cols"] for m in mats), "scale_overhead_max": 4 / min(m["cols"] for m in mats),
-          "worst": worst["label"], "worst_max_over_median": worst["max_over_median"], "example": ex}
-    bits = {"zero_frac_2bit_row": zero2 / n_w, "scale_bits_row": 32 / d,
-            "eff_bits": {sch: {str(bb): bb + 32 * k / n_w for bb in range(2, 9)}
-                         for sch, k in ((spec.ROW.name, n_rows), (spec.MATRIX.name, len(mats)), (spec.GROUP32.name, n_groups))},
-            "story_tokens": len(e.tokenizer.encode(OUR_STORY)), "thresholds": [CHEAP, THREAD, COLLAPSE]}
-    return {"cfg": {**costs.shape(b.config), "kv_vectors_per_token": 2 * L},
-            "cost": cost, "kv": kv, "q8": q8, "bits": bits, "matrices": mats,
-            "simd": {"max_cols": max(d, F), "max_int_sum": max(d, F) * 127 * 63,
-                     "slices_per_token": cost["token"] // 16, "js_calls_per_token": 4 * L + 1},
-            "heldout": heldout_summary(b.meta.get("heldout"))}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import costs
 from . import sampler as S
-from .ch1 import _source, engine, generate_text
+from .generation import engine, generate_text, logits_after
 from .errors import InputError
 from .inputs import check_seed, encode_prompt
 from .session import endpoint, session
@@ -44,7 +44,7 @@ def fig_pipeline(prompt: str, settings: dict, extra: list | None = None) -> dict
     e = engine()
     s = S.make_settings(**settings)
     ids = encode_prompt(e, prompt, extra or [])
-    src, history = _source(e, ids)
+    src, history = logits_after(e, ids)
     stages = []
     for name in pipeline_order(s):
         st = S.sample_step(src, history, _stage_settings(s, name), None, head_size=3)
@@ -82,7 +82,7 @@ def fig_int8_row(matrix: str = "h0.fc", row: int = 0, n: int = 16) -> dict:
     row, n = int(row), max(1, min(int(n), t.cols))
     q = list(memoryview(bytes(t.data[row * t.cols:(row + 1) * t.cols])).cast("b"))
     s = float(t.scale_list()[row])
-    from .ch2 import matrix_words
+    from .ch2_prose import matrix_words
 
     return {"matrix": matrix, "label": matrix_words(matrix), "rows": t.rows, "cols": t.cols, "row": row, "q": q[:n], "scale": s,
             "w": [s * v for v in q[:n]], "row_max_q": max(abs(v) for v in q), "row_max_w": 127 * s,

@@ -201,7 +201,7 @@ PREVIOUS = ("v4", "dd06052f7826a5df138c6b7b9a8cbe079772bf07")
 def samples(n: int = 10, model: Path = MODELS / "main.dlm") -> list[str]:
     """n stories at T = 0.8, top-p 0.95, seeds 1..n (the same seeds give comparable samples of
     two models)."""
-    from decodelab.ch1 import generate_text
+    from decodelab.generation import generate_text
     from decodelab.engine import Engine
     from decodelab.kernel import Kernel
 
