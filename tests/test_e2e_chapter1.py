@@ -5,6 +5,8 @@ import pytest
 
 from conftest import examples, frames, guarded_page, open_ready, py, settled
 
+from decodelab import sampler as S
+
 
 def readouts(pg):
     return {k: pg.inner_text(f"#sp-{k}") for k in ("eff", "survivors", "cut", "entropy")}
@@ -29,13 +31,17 @@ def set_value(pg, field, value):
 def test_each_control_changes_bars_and_readouts(ready_page):
     pg = ready_page
     pg.wait_for_selector("#sp-bars .bar-row")
-    cases = [("temperature", 1.6), ("top_k", 3), ("top_p", 0.5), ("min_p", 0.2), ("repetition_penalty", 1.8)]
-    defaults = {"temperature": 0.8, "top_k": 0, "top_p": 0.95, "min_p": 0, "repetition_penalty": 1}
+    cases = [("temperature", 1.6), ("top_k", 3), ("top_p", 0.5), ("min_p", 0.2), ("repetition_penalty", 1.8),
+             ("typical_p", 0.2), ("top_n_sigma", 0.5)]
+    defaults = S.DEFAULTS.as_dict()
+    # every declared rule has its slider, and this test moves each one
+    assert {f for f, _ in cases} == {st.field for st in S.STEPS}
+    assert all(pg.query_selector(f"#sp-{st.field}-num") for st in S.STEPS)
     # Each control from the defaults, on the reference prompt, except where that prompt cannot show
     # it: min-p with top-p off (at the defaults top-p has already cut to the few tokens min-p keeps),
     # the penalty on a prompt whose favourite next token is already in it.
     prompt = pg.input_value("#sp-prompt")
-    before = {"min_p": [("top_p", 1.0)], "repetition_penalty": [("prompt", "The cat saw a cat. The cat saw the")]}
+    before = {"min_p": [("top_p", 1.0)], "top_n_sigma": [("top_p", 1.0)], "repetition_penalty": [("prompt", "The cat saw a cat. The cat saw the")]}
 
     def put(f, v):
         if f == "prompt":
