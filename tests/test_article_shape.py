@@ -1,7 +1,7 @@
 """The article's shape (#30's edit, #31's figures), read from the template web/page.html and the
 text files: a main line of the length we aim for in every language, lab notes in asides the reader
-opens, a takeaway ending each section, a summary and references closing each chapter, and every
-figure named and described."""
+opens, at most one takeaway ending a section (about twenty in all, #41: each idea said once), a summary
+and references closing each chapter, and every figure named and described."""
 import re
 from html.parser import HTMLParser
 
@@ -92,12 +92,16 @@ TRY_IT = {"ch1.h17"}
 
 
 def test_every_section_ends_in_a_takeaway_and_every_chapter_in_a_summary():
+    total = 0
     for ch, s in shape().items():
         for sec in s["sections"]:
-            if sec["prose"] and sec["key"] not in TRY_IT:  # a section of prose (not a widget alone) leaves the reader a sentence
-                assert sec["takeaways"] == 1, (ch, sec)
+            if sec["prose"] and sec["key"] not in TRY_IT:  # a section of prose (not a widget alone) may leave the reader a sentence
+                assert sec["takeaways"] <= 1, (ch, sec)
+            total += sec["takeaways"]
         assert len(s["summaries"]) == 1 and 4 <= s["summaries"][0] <= 8, (ch, s["summaries"])
         assert s["refs"] == 1, ch
+    # #41: a takeaway only where it joins ideas or states a rule, not one restating every section
+    assert 18 <= total <= 22, total
 
 
 def test_each_figure_is_named_and_described_in_every_language():
