@@ -388,7 +388,7 @@ def step_text_and_pages() -> dict:
     3. web/i18n/LANG.json (what the page loads for a switch) and web/index.html, index.ru.html,
        index.vi.html (the pages served), every pinned number written, so the article reads whole
        before its scripts run, and without them."""
-    from decodelab_tools import firstpaint, texts
+    from decodelab_tools import firstpaint, mathrender, texts
 
     template_path = WEB / firstpaint.PAGE
     template = template_path.read_text(encoding="utf-8")
@@ -399,18 +399,27 @@ def step_text_and_pages() -> dict:
     # a language whose file is missing gets no page: the tests name it, the page says it cannot load it
     entries = {lang: texts.load(lang, WEB) for lang in texts.LANGS if (WEB / "i18n" / f"{lang}.txt").exists()}
     result = firstpaint.numbers(ROOT, sys.executable, entries, CACHE)
+    # the formulas, typeset once for every language (mathrender.py)
+    blocks = mathrender.display_keys(synced)
+    filled_all = {lang: firstpaint.fill_entries(text, lang, result) for lang, text in entries.items()}
+    formulas = set().union(mathrender.collect_template(synced), *(mathrender.collect(f, blocks) for f in filled_all.values()))
+    rendered = mathrender.render(formulas, ROOT, CACHE)
+    styles = mathrender.StyleClasses()
     hashes = {}
-    for lang, text in entries.items():
-        filled = firstpaint.fill_entries(text, lang, result)
+    for lang in entries:
+        filled = mathrender.apply(filled_all[lang], blocks, rendered, styles)
         data = texts.to_json(firstpaint.lang_json(filled, lang, result))
         out = WEB / "i18n" / f"{lang}.json"
         if not out.exists() or out.read_text(encoding="utf-8") != data:
             out.write_text(data, encoding="utf-8")
         hashes[lang] = hashlib.sha256(data.encode()).hexdigest()[:16]
         page = WEB / firstpaint.page_name(lang)
-        html = firstpaint.page_for(synced, lang, filled, result)
+        html = mathrender.apply_html(firstpaint.page_for(synced, lang, filled, result), rendered, styles)
         if not page.exists() or page.read_text(encoding="utf-8") != html:
             page.write_text(html, encoding="utf-8")
+    css = WEB / "css" / "math.css"
+    if not css.exists() or css.read_text() != styles.css():
+        css.write_text(styles.css())
     return hashes
 
 
@@ -442,7 +451,46 @@ def step_build_info(micropip: Path, models: list[str], kernels: dict, package: P
         "version": digest(package),
         "i18n": i18n,  # language -> hash of its JSON (boot.js fetches i18n/LANG.json before this file)
     }
+    info["offline"] = offline_manifest(info)
     (WEB / "build-info.json").write_text(json.dumps(info, indent=1))
+
+
+# What a visit may fetch, for the service worker's cache (web/sw.js): the pages, their styles and
+# bundles, the vendored libraries, the languages' JSON, and everything the engine's worker loads
+# on either start path (build-info.json names it; the worker asks for the .gz of the models and of
+# Pyodide's wasm, never the plain files). Source maps, the benchmark page, the template and the
+# text sources are for developers and stay out.
+OFFLINE_SKIP = ("bench/", "page.html", "i18n/en.txt", "i18n/ru.txt", "i18n/vi.txt")
+OFFLINE_PLAIN = ("pyodide/pyodide.asm.wasm",)  # fetched as .gz only
+
+
+def offline_manifest(info: dict) -> dict:
+    """{"build": id, "files": [url, ...], "bytes": n}: each file under its URL as the page asks for
+    it (with ?v= where build-info.json names it so, so the first visit's HTTP cache serves it);
+    the build id is a digest of every file's URL and bytes, so any changed file makes a new cache."""
+    named = {}
+    def walk(v):
+        if isinstance(v, str) and "?v=" in v:
+            named[v.split("?v=")[0]] = v
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+    walk(info)
+    files, total, h = ["./"], 0, hashlib.sha256()
+    for p in sorted(WEB.rglob("*")):
+        rel = p.relative_to(WEB).as_posix()
+        if (not p.is_file() or rel.endswith((".map", ".dlm")) or rel.startswith(OFFLINE_SKIP) or rel in OFFLINE_PLAIN or rel == "sw.js"
+                or rel == "build-info.json" or (rel.startswith("js/") and not rel.endswith(".bundle.js") and rel != "js/boot.js")):
+            continue
+        url = named.get(rel, rel)
+        files.append(url)
+        total += p.stat().st_size
+        h.update(url.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    files.append("build-info.json")
+    return {"build": h.hexdigest()[:16], "files": files, "bytes": total}
 
 
 def step_spec() -> None:

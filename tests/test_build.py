@@ -206,3 +206,49 @@ def test_the_readme_gives_servers_the_pages_own_policy():
     csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert readme.count(csp) == 3 and "worker-src 'self' blob:" in csp
+
+
+def test_the_offline_list_names_every_file_a_visit_may_fetch():
+    """build-info.json's "offline" list (the service worker's cache, web/sw.js): every file the
+    engine's worker is told to fetch, under the same URL, the three pages and the bundles; no
+    source map, template or text source; the build id changes with any listed file."""
+    import json
+
+    info = json.loads((WEB / "build-info.json").read_text())
+    files = set(info["offline"]["files"])
+    named = []
+
+    def walk(v):
+        if isinstance(v, str) and "?v=" in v:
+            named.append(v)
+        elif isinstance(v, dict):
+            [walk(x) for x in v.values()]
+        elif isinstance(v, list):
+            [walk(x) for x in v]
+    walk({k: v for k, v in info.items() if k != "offline"})
+    assert named and set(named) <= files
+    assert {"./", "index.html", "index.ru.html", "index.vi.html", "js/main.bundle.js", "js/worker.bundle.js",
+            "js/boot.js", "css/style.css", "build-info.json", "pyodide/pyodide.asm.wasm.gz", info["micropip"]} <= files
+    assert not [f for f in files if f.endswith((".map", ".txt")) or f in ("page.html", "sw.js", "pyodide/pyodide.asm.wasm")]
+    assert all((WEB / f.split("?")[0]).exists() for f in files if f != "./")
+    assert len(info["offline"]["build"]) == 16
+
+
+@pytest.mark.parametrize("page", ["index.html", "index.ru.html", "index.vi.html"])
+def test_the_served_pages_carry_every_formula_typeset(page):
+    """mathrender.py: each formula of the article is KaTeX's HTML in the served page (and in the
+    language's JSON), with its TeX kept in data-tex; no style attribute (the CSP refuses them):
+    each of KaTeX's sizes is a class of css/math.css, and every class used is defined there."""
+    import re
+
+    html = (WEB / page).read_text(encoding="utf-8")
+    assert not re.search(r'<span class="math">|<div class="math-block">', html)  # none left as TeX
+    assert html.count('class="katex"') > 200 and html.count("data-tex=") > 200
+    assert ' style="' not in html
+    css = (WEB / "css" / "math.css").read_text()
+    defined = set(re.findall(r"^\.(kx\w+)\{", css, re.M))
+    used = set(re.findall(r"\b(kx[0-9a-f]{8})\b", html))
+    assert used and used <= defined
+    lang = {"index.html": "en", "index.ru.html": "ru", "index.vi.html": "vi"}[page]
+    entries = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    assert 'class="katex"' in entries["ch1.math3"] and ' style="' not in json.dumps(entries)

@@ -225,9 +225,9 @@ def test_a_warmed_tokenizer_is_the_one_every_engine_of_that_file_gets():
 def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distribution(browser, site):
     """The worker compiles pyodide.asm.wasm itself while the snapshot downloads and hands the
     module to Pyodide, whose own request for the file is answered in the worker: one download.
-    Chart.js and KaTeX are not part of the start-up (no formula or chart is on the first screen):
-    they come after the first distribution is drawn; then a chart draws and a formula near the
-    screen is typeset."""
+    Chart.js and KaTeX are not part of the start-up: the article's formulas are typeset when the
+    page is built, Chart.js comes after the first distribution is drawn, and KaTeX only for the
+    formula the cost model computes in the page."""
     ctx, pg = guarded_page(browser, site)
     urls = []
     ctx.on("request", lambda r: urls.append(r.url))  # the worker's requests too
@@ -239,9 +239,13 @@ def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distrib
     asked = pg.evaluate("() => performance.getEntriesByType('resource').filter((e) => /chart\\.umd|katex\\.min\\.js/"
                         ".test(e.name)).map((e) => e.startTime)")
     assert all(at > pg.evaluate("() => window.__firstDistributionAt") for at in asked)
+    # the article's formulas come typeset in the served HTML (decodelab_tools/mathrender.py)
+    assert pg.eval_on_selector_all("#ch1 .math-block", "ns => ns.length > 3 && ns.every((n) => n.querySelector('.katex'))")
     pg.eval_on_selector("#ch1 .math-block", "e => e.scrollIntoView({block: 'center'})")
-    pg.wait_for_selector("#ch1 .math-block[data-tex] .katex", timeout=30_000)
+    assert not [u for u in urls if "katex.min.js" in u]  # KaTeX itself only for a formula the page computes
     pg.eval_on_selector("#cost-model", "e => e.scrollIntoView({block: 'center'})")
+    pg.wait_for_selector("#cm-formula .katex", timeout=60_000)
+    assert len([u for u in urls if "katex.min.js" in u]) == 1
     pg.wait_for_function("() => window.Chart && window.Chart.getChart(document.querySelector('#cm-curve'))"
                          "?.data.datasets.length > 0", timeout=60_000)
     assert len([u for u in urls if "chart.umd" in u]) == 1

@@ -28,11 +28,14 @@ def formulas():
     """(where, TeX, display) for every formula of index.html and of each language's text."""
     from decodelab_tools import texts
 
-    found = [("index.html", html.unescape(src), kind == "math-block")
-             for _t, kind, src in MATH.findall((WEB / "index.html").read_text(encoding="utf-8"))]
+    from decodelab_tools import mathrender
+
+    template = (WEB / "page.html").read_text(encoding="utf-8")  # the TeX (the served pages carry it typeset)
+    blocks = mathrender.display_keys(template)
+    found = [("page.html", html.unescape(src), kind == "math-block") for _t, kind, src in MATH.findall(template)]
     for lang in texts.LANGS:
         for key, value in texts.load(lang, WEB).items():
-            if DISPLAY_KEY.search(key):
+            if key in blocks or DISPLAY_KEY.search(key):
                 found.append((f"{lang}:{key}", html.unescape(value), True))
             else:
                 found += [(f"{lang}:{key}", html.unescape(src), kind == "math-block") for _t, kind, src in MATH.findall(value)]
@@ -54,7 +57,7 @@ def wrong_arity(markup: str) -> list[str]:
 def test_every_formula_typesets_to_well_formed_mathml():
     items = formulas()
     # every language has its formulas, and the same display formulas as the English
-    counts = {lang: [d for where, _s, d in items if where.startswith(lang)] for lang in ("index.html", "en:", "ru:", "vi:")}
+    counts = {lang: [d for where, _s, d in items if where.startswith(lang)] for lang in ("page.html", "en:", "ru:", "vi:")}
     assert all(len(c) > 200 for c in counts.values()), {k: len(c) for k, c in counts.items()}
     assert sum(counts["en:"]) == sum(counts["ru:"]) == sum(counts["vi:"]) > 0
     bad = [(name, src, why) for (name, src, _d), m in zip(items, mathml(items)) for why in wrong_arity(m)]

@@ -58,7 +58,9 @@ class OffOrigin(list):
 def guarded_page(browser, site: str, **context_options):
     """A new context and page; requests off the site's origin are aborted and recorded in
     page.blocked, console errors and uncaught exceptions in page.console_errors."""
-    ctx = browser.new_context(**context_options)
+    # the page registers a service worker after its first distribution (web/js/offline.js); the
+    # tests of everything else run without it (tests/test_e2e_offline.py runs with it)
+    ctx = browser.new_context(**{"service_workers": "block", **context_options})
     origin = urlparse(site).netloc
     blocked = OffOrigin()
 

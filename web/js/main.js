@@ -5,6 +5,8 @@ import { el, typesetAll, setText } from "./ui.js";
 import { startLang, setLang, onLang, t, has, LANG_NAMES, currentLang } from "./i18n.js";
 import { persistInputs } from "./persist.js";
 import { SPEC } from "./generated/spec.js";
+import * as store from "./store.js";
+import { enableOffline } from "./offline.js";
 import { mountKernelCheck } from "./widgets/kernel-check.js";
 import { mountSamplerPanel } from "./widgets/sampler-panel.js";
 import { mountFourTemps } from "./widgets/four-temps.js";
@@ -164,6 +166,8 @@ function mountAll() {
   for (const m of first) mountOne(m);
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });
+  // offline after this visit: only once the first distribution is on screen (js/offline.js)
+  store.subscribe("panel.view", () => { enableOffline(); }, { once: true });
   let rest = null;
   const mountRest = () => {
     if (rest) return;

@@ -91,8 +91,11 @@ export function loadVendorScript(path, name) {
 // formulas keep showing their TeX source if KaTeX cannot be loaded
 export const loadKatex = () => loadVendorScript("vendor/katex/katex.min.js", "katex");
 
+// typeset when the page was built (decodelab_tools/mathrender.py): nothing to load or do
+const typeset = (n) => n.dataset.tex || n.querySelector(".katex");
+
 function renderMath(n) {
-  if (n.dataset.tex) return;
+  if (typeset(n)) return;
   loadKatex().then((katex) => {
     if (!katex || n.dataset.tex) return;
     n.dataset.tex = n.textContent;
@@ -117,12 +120,12 @@ export function typesetAll(root, { onScreen = false } = {}) {
         // a closed aside is watched as a whole (its content is not laid out), and so is a table
         // that scrolls sideways (a formula in a column scrolled out of its box never meets the
         // screen): their formulas are typeset as the box comes near
-        if (en.target.matches(WATCHED_WHOLE)) en.target.querySelectorAll(".math, .math-block").forEach((m) => { if (!m.dataset.tex) renderMath(m); });
+        if (en.target.matches(WATCHED_WHOLE)) en.target.querySelectorAll(".math, .math-block").forEach((m) => { if (!typeset(m)) renderMath(m); });
         else renderMath(en.target);
       }
     }, { rootMargin: margin });
   } else if (root === document) mathObserver.disconnect();
-  nodes.forEach((n) => { if (!n.dataset.tex) mathObserver.observe(n.closest(WATCHED_WHOLE) || n); });
+  nodes.forEach((n) => { if (!typeset(n)) mathObserver.observe(n.closest(WATCHED_WHOLE) || n); });
 }
 
 // A number inside TeX, as the page writes it: `digits` decimals, the language's decimal mark
@@ -141,6 +144,25 @@ export function texNumber(x, digits = 3, { base = false } = {}) {
 // A formula made by a widget (its numbers change). Until KaTeX is in, and if it cannot be loaded,
 // the node says so in words; a formula KaTeX cannot typeset says so too (never raw TeX, and never
 // KaTeX's own error span, whose inline style the page's CSP refuses).
+// tex() once `node` comes near the screen: KaTeX loads then, not with the page (the article's own
+// formulas come typeset from the build); the newest source wins if it changes before that.
+const nearTex = new WeakMap();
+export function texWhenNear(node, src, display = false) {
+  const st = nearTex.get(node);
+  if (st && st.near) { tex(node, src, display); return; }
+  if (st) { st.src = src; st.display = display; return; }
+  const s = { near: !window.IntersectionObserver, src, display };
+  nearTex.set(node, s);
+  if (s.near) { tex(node, src, display); return; }
+  const io = new IntersectionObserver((en) => {
+    if (!en.some((x) => x.isIntersecting)) return;
+    io.disconnect();
+    s.near = true;
+    tex(node, s.src, s.display);
+  }, { rootMargin: "600px 0px" });
+  io.observe(node);
+}
+
 export function tex(node, src, display = false) {
   node.dataset.src = src;
   const render = (katex) => {

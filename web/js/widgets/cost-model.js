@@ -1,6 +1,6 @@
 // The speculative cost model: sliders and presets -> ch3_model (Python) -> formula, figures, speedup curve.
 import { call } from "../engine.js";
-import { el, fmt, tex, texNumber, sliderRow, readNumber, setNumber, setStatus, showError, fieldError, setText } from "../ui.js";
+import { el, fmt, texNumber, sliderRow, readNumber, setNumber, setStatus, showError, fieldError, setText, texWhenNear } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { COST_MODEL, COST_PRESETS } from "../live/examples.js";
@@ -70,7 +70,7 @@ export function mountCostModel(root) {
     const p = r.point, s = r.sweep;
     // numbers in TeX (ui.texNumber): any value a box accepts typesets, 0.0001 and 1000 alike
     const n = (x, d) => texNumber(x, d), b = (x, d) => texNumber(x, d, { base: true });
-    tex(formula, `E=\\sum_{i=0}^{${p.gamma}}${b(p.alpha, 2)}^i=${n(p.E_sum, 3)}` +
+    texWhenNear(formula, `E=\\sum_{i=0}^{${p.gamma}}${b(p.alpha, 2)}^i=${n(p.E_sum, 3)}` +
       (p.alpha < 1 && p.gamma > 0 ? `\\quad\\frac{1-${b(p.alpha, 2)}^{${p.gamma + 1}}}{1-${n(p.alpha, 2)}}=${n(p.E, 3)}`
         : `\\quad(\\text{${t("w3.cm.closed_form")} }${n(p.E, 3)})`), true);
     const pct = (x) => t("fmt.pct", { x: fixed(100 * x, 1) });
