@@ -99,12 +99,19 @@ def count(root: Path | None = None) -> dict:
 
 def numbers_in(value: str) -> int:
     """How many numbers a reader meets in one text: each live value, each display formula (one
-    for the whole formula) and each numeral written in it (inline math's included)."""
+    for the whole formula), each inline formula holding a numeral (one each) and each numeral
+    written in the text."""
     n = len(re.findall(r'<span class="math-block">.*?</span>', value, flags=re.S))
     value = re.sub(r'<span class="math-block">.*?</span>', " ", value, flags=re.S)
     n += len(re.findall(r'data-live="', value))
+    # an inline formula with a numeral in it reads as one quantity (1/(1-α), T = 0{,}5)
+    inline = re.findall(r'<span class="math">.*?</span>', value, flags=re.S)
+    n += sum(1 for f in inline if re.search(r"\d", f))
+    value = re.sub(r'<span class="math">.*?</span>', " ", value, flags=re.S)
     value = re.sub(r'<span class="live"[^>]*>.*?</span>', " ", value, flags=re.S)
-    value = re.sub(r"<[^>]+>|\{[^}]*\}", " ", value)
+    value = value.replace("{,}", ",")  # TeX's decimal comma (ru, vi): one number, not two
+    # the page's arguments ({n}, {n|one:# token|…}) hold no number; TeX's braces (^{20}) do
+    value = re.sub(r"<[^>]+>|\{[A-Za-z_][\w.]*(?:\|[^{}]*)?\}", " ", value)
     return n + len(re.findall(r"(?<![\w.])\d+(?:[.,]\d+)*", value))
 
 
