@@ -597,7 +597,7 @@ def main() -> None:
     p.add_argument("--fast", action="store_true", help="no browser tests but the smoke ones (about a minute)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     p = sub.add_parser("bench")
-    p.add_argument("name", choices=["kernel", "startup", "generate", "sampler", "requant", "speculative"])
+    p.add_argument("name", choices=["kernel", "startup", "generate", "sampler", "requant", "speculative", "lighthouse"])
     p.add_argument("--json", type=Path)
     p.add_argument("--network", type=network_spec, metavar="MBIT,RTT_MS",
                    help="startup only: also over a link of MBIT Mbit/s and RTT_MS round trip, paced by the server")

@@ -178,7 +178,9 @@ def test_no_horizontal_scroll_on_a_phone(browser, site, width):
     pg.click("#gl-run")
     pg.wait_for_selector("#gl-col-1", timeout=60_000)
     widest = widest_while_scrolling(pg)  # (a chapter left behind is no longer laid out)
-    pg.wait_for_function("() => !document.querySelector('.math:not([data-tex]), .math-block:not([data-tex])')")
+    # every formula typeset: by the build (a .katex inside) or in the page (data-tex), as ui.js reads it
+    pg.wait_for_function("() => ![...document.querySelectorAll('.math, .math-block')]"
+                         ".some(n => !n.dataset.tex && !n.querySelector('.katex'))")
     iw = pg.evaluate("window.innerWidth")
     assert widest <= iw, f"page is {widest} px wide on a {iw} px screen"
     # the four story columns stack, each as wide as the widget allows

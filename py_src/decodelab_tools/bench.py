@@ -410,8 +410,14 @@ def bench_speculative(web: Path, json_path: Path | None) -> dict:
     return data
 
 
+def bench_lighthouse(web: Path, json_path: Path | None) -> dict:
+    from .lighthouse import bench_lighthouse as run
+
+    return run(web, json_path)
+
+
 BENCHES = {"kernel": bench_kernel, "startup": bench_startup, "generate": bench_generate, "sampler": bench_sampler,
-           "requant": bench_requant, "speculative": bench_speculative}
+           "requant": bench_requant, "speculative": bench_speculative, "lighthouse": bench_lighthouse}
 
 
 def run_bench(name: str, web: Path, json_path: Path | None, network: tuple[float, float] | None = None) -> None:

@@ -100,6 +100,7 @@ def site_base() -> str:
 
 
 ALTERNATE = re.compile(r'<link rel="alternate" hreflang="([a-z-]+)" href="[^"]*">\n?')
+CANONICAL = re.compile(r'<link rel="canonical" href="[^"]*">\n?')
 
 
 def seo_links(html: str, lang: str, base: str = "") -> str:
@@ -112,7 +113,7 @@ def seo_links(html: str, lang: str, base: str = "") -> str:
     first = ALTERNATE.search(html)
     if not first:
         raise ValueError("page.html has no <link rel=\"alternate\" hreflang=...> to replace")
-    html = ALTERNATE.sub("", html)
+    html = CANONICAL.sub("", ALTERNATE.sub("", html))  # idempotent: a built page can be re-based
     return html[:first.start()] + "\n".join(links) + "\n" + html[first.start():]
 
 

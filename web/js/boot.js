@@ -55,7 +55,21 @@
     root.setAttribute("data-lang-pending", "");
     setTimeout(function () { root.removeAttribute("data-lang-pending"); }, 8000);
   }
-  var text = fetch(new URL("i18n/" + lang + ".json", document.baseURI), { cache: "no-cache" }).then(function (r) {
+  // The text is the page's largest file after the HTML (every entry, its formulas typeset). A page
+  // already in its language paints without it, so it is asked for after the first frame and does
+  // not share a phone's link with the HTML, the CSS and the first paint (Lighthouse's LCP on a
+  // simulated mobile link); a page in another language waits for it, so it is asked for at once.
+  function afterFirstPaint(go) {
+    var done = false;
+    function once() { if (!done) { done = true; go(); } }
+    requestAnimationFrame(function () { setTimeout(once, 0); });
+    setTimeout(once, 3000); // a tab in the background paints no frames
+  }
+  var text = new Promise(function (resolve) {
+    if (lang === htmlLang) afterFirstPaint(resolve); else resolve();
+  }).then(function () {
+    return fetch(new URL("i18n/" + lang + ".json", document.baseURI), { cache: "no-cache" });
+  }).then(function (r) {
     if (!r.ok) throw new Error("i18n/" + lang + ".json: HTTP " + r.status);
     return r.json();
   });
