@@ -57,8 +57,10 @@ def test_every_live_number_is_filled_and_every_widget_arrives(ready_page):
     assert live["ch2.kv.cache_over_weights"] == f"{r:.2f}"
     # the cited Llama 2 7B shape, with the arithmetic done by the page: 2 x 32 x 4096 x 2 bytes a token,
     # 4,096 tokens a conversation, beside 13.5 GB of weights
-    assert (live["ch2.llama.per_token"], live["ch2.llama.per_conversation"]) == ("512 KiB", "2 GiB")
-    assert live["ch2.llama.conversations"] == "seven"  # 6 x 2 GiB < 13.5 GB < 7 x 2 GiB
+    # in decimal units, like the cited 13.5 GB of weights and 80 GB of an H100 (en.md T25)
+    assert (live["ch2.llama.per_token"], live["ch2.llama.per_conversation"]) == ("0.524 MB", "2.15 GB")
+    assert live["ch2.llama.conversations"] == "seven"  # 6 x 2.15 GB < 13.5 GB < 7 x 2.15 GB
+    assert (live["ch2.llama.h100"], live["ch2.llama.h100_fit"]) == ("80", "30")  # (80 - 13.5) / 2.15 = 30.97
     # the bit-depth table on arrival: the float baseline, 8 bits, and one lower depth with its held-out figure
     rows = pg.eval_on_selector_all("#bd-table tr", "rs => rs.filter(r => !r.hidden).map(r => [...r.cells].map(c => c.textContent))")
     assert rows[1][0] == "float32" and rows[2][0] == "8" and int(rows[3][0]) < 8

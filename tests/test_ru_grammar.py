@@ -101,7 +101,7 @@ FORMAT_KINDS = {
     "plain": "any", "fmtEff": "any", "w": "any", "f3.micro": "any", "fmtBig": "any",
     "fmtTimes": ("noun", "fmt.times", "any"), "times": ("noun", "w2.fmt.times", "any"),
     "fmtNats": ("noun", "fmt.nats", "dec"), "bytes": ("noun", "w2.unit.bytes", "int"),
-    "fmtPct": "unit", "fmtShare": "unit", "pct": "unit", "macs": "unit", "gib": "unit", "us": "unit",
+    "fmtPct": "unit", "fmtShare": "unit", "pct": "unit", "macs": "unit", "gib": "unit", "gb": "unit", "us": "unit",
     "ms2": "unit", "millions": "unit",
     "tok": "words", "toks": "words", "story": "words", "words": "words", "fmtInterval": "words",
     "fmtChance": "words", "parts": "words",
@@ -172,7 +172,7 @@ ARG_EXPR_KINDS = [
     (r"f2\.times\(.*\)", ("noun", "w2.fmt.times", "any")),
     (r"fmtTimes\(.*\)", ("noun", "fmt.times", "any")),
     (r"fmtNats\(.*\)", ("noun", "fmt.nats", "dec")),
-    (r"(?:fmtPct|fmtShare|f2\.(?:pct|us|ms2|gib|macs)|f3\.pct\(\d\))\(.*\)|\{\s*key:\s*\"fmt\.pct\".*", "unit"),
+    (r"(?:fmtPct|fmtShare|f2\.(?:pct|us|ms2|gib|gb|macs)|f3\.pct\(\d\))\(.*\)|\{\s*key:\s*\"fmt\.pct\".*", "unit"),
     (r"\{\s*key:.*|t\(.*\)", "words"),  # a message inside the message
 ]
 

@@ -145,6 +145,12 @@ export const f2 = {
     const r = Number(v.toPrecision(3));
     return unit(k, r, plain(r));
   },
+  // decimal units (GB, MB), beside a cited figure that data sheets give in decimal gigabytes
+  gb: (x) => {
+    const [v, k] = x >= 1e9 ? [x / 1e9, "w2.unit.gb"] : [x / 1e6, "w2.unit.mb"];
+    const r = Number(v.toPrecision(3));
+    return unit(k, r, plain(r));
+  },
   words: (x) => (Number.isInteger(x) && x >= 0 && x <= 10 ? t(`w2.num.${x}`) : fixed(x, 0)),
 };
 

@@ -68,15 +68,17 @@ export function fourTempsKeys(columns) {
   return out;
 }
 
-// the Llama 2 7B cache arithmetic: bytes per token, per full conversation, and how many
-// conversations' caches outweigh the shared weights
-export function llamaKeys(m = CITED.llama2_7b) {
+// the Llama 2 7B cache arithmetic: bytes per token, per full conversation, how many
+// conversations' caches outweigh the shared weights, and how many fit beside them on an H100
+export function llamaKeys(m = CITED.llama2_7b, gpu = CITED.h100) {
   const perToken = 2 * m.layers * m.width * m.bytesPerNumber;
   const perConversation = perToken * m.context;
   return { "llama.layers": m.layers, "llama.width": m.width, "llama.bytes": m.bytesPerNumber,
     "llama.per_token": perToken, "llama.context": m.context, "llama.per_conversation": perConversation,
     "llama.weights": () => t("w2.unit.gb", { n: m.weightsGB }),
-    "llama.conversations": Math.floor((m.weightsGB * 1e9) / perConversation) + 1 };
+    "llama.conversations": Math.floor((m.weightsGB * 1e9) / perConversation) + 1,
+    "llama.h100": gpu.memoryGB,
+    "llama.h100_fit": Math.floor(((gpu.memoryGB - m.weightsGB) * 1e9) / perConversation) };
 }
 
 export function factsKeys(r) {
