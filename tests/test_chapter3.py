@@ -168,6 +168,21 @@ def test_the_chapter_3_prose_wording_holds():
     r = sp.rounds_from_flags(flags, defaults["gamma"], defaults["c_draft"], defaults["c_verify"])
     alt = "1" * r["accepted"] + "0" * (r["flags_checked"] - r["accepted"])
     assert "0" in flags and sp.rounds_from_flags(alt, defaults["gamma"], defaults["c_draft"], defaults["c_verify"])["speedup"] < r["speedup"]
+    # the yield quiz (vi.md (c) 33): α = 0.8, γ = 4 -> E ≈ 3.36, the right option in every language;
+    # the wrong ones are 4 × 0.8, γ and the ceiling 1 / (1 − α)
+    from decodelab_tools import texts
+
+    def right_option(qid):  # the quiz's structure, as quiz-questions.js declares it
+        js = (ROOT / "web/js/widgets/quiz-questions.js").read_text()
+        return int(re.search(rf'"{qid}": {{ options: \d, right: (\d) }}', js).group(1))
+    e, ceiling = sp.expected_tokens(0.8, 4), 1 / (1 - 0.8)
+    assert e == pytest.approx(sp.expected_tokens_sum(0.8, 4)) and round(e, 2) == 3.36
+    for lang in texts.LANGS:
+        t = texts.load(lang)
+        right = t[f"quiz.ch3-yield.o{right_option('ch3-yield')}"]
+        assert f"{e:.2f}".replace(".", "," if lang != "en" else ".") in right, (lang, right)
+        others = [t[f"quiz.ch3-yield.o{i}"] for i in range(4) if i != right_option("ch3-yield")]
+        assert [o.split(":")[0] for o in others] == ["3.2" if lang == "en" else "3,2", "4", f"{ceiling:.0f}"]
     # the quiz on our CPU: "the survival rate is not the problem": α = 0.5 with flat verification pays at a small γ
     s = sp.sweep(0.5, defaults["c_draft"], 1.0)
     assert s["best_speedup"] > 1 and s["best_gamma"] <= 4

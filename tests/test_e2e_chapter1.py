@@ -404,8 +404,8 @@ def test_quizzes_explain_after_an_answer(ready_page):
     assert verdict.startswith("Not quite.") and "16 times" in verdict and len(verdict) > 200
     pg.click("#quiz-ch1-temp-3")
     assert pg.inner_text("#quiz-ch1-temp-verdict").startswith("Right.")
-    # chapter 3's box asks its three the same way
-    assert pg.eval_on_selector_all("#quiz .quiz-q", "qs => qs.length") == 3
+    # chapter 3's box asks its four the same way
+    assert pg.eval_on_selector_all("#quiz .quiz-q", "qs => qs.length") == 4  # quiz-questions.js CH3
     pg.click("#quiz-ch3-exact-0")
     assert pg.inner_text("#quiz-ch3-exact-verdict").startswith("Right.")
 

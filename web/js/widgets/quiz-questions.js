@@ -14,6 +14,7 @@ export const QUESTIONS = {
   "ch2-outlier": { options: 4, right: 2 },
   "ch2-scale": { options: 4, right: 0 },
   "ch2-bits": { options: 4, right: 1 },
+  "ch3-yield": { options: 4, right: 2 },
   "ch3-peak": { options: 4, right: 1 },
   "ch3-exact": { options: 4, right: 0 },
   "ch3-cpu": { options: 4, right: 2 },
@@ -25,4 +26,4 @@ export const optionKey = (id, i) => `quiz.${id}.o${i}`;
 export const explanationKey = (id) => `quiz.${id}.why`;
 
 // chapter 3's quiz box (#quiz) asks these, in this order
-export const CH3 = ["ch3-peak", "ch3-exact", "ch3-cpu"];
+export const CH3 = ["ch3-yield", "ch3-peak", "ch3-exact", "ch3-cpu"];
