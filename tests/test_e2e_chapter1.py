@@ -261,7 +261,7 @@ def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site
         slide = cpy("ch1_long", **examples()["SLIDE_RUN"])
         assert live(pg, "slide.slides") == f"{slide['slides']:,}" and live(pg, "slide.cache_len") == f"{slide['cache_len']:,}"
         assert pg.eval_on_selector_all("#ch1 .field-error:not([hidden])", "es => es.length") == 0
-        assert "English" in pg.inner_text("#sampler-panel #ch1-english")
+        assert "English" in pg.text_content("#sampler-panel #ch1-english")
 
         # the page's numbers are CPython's, formatted
         prompt = pg.input_value("#sp-prompt")

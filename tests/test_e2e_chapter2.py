@@ -95,7 +95,7 @@ def test_kv_race_counts_agree_with_the_formulas_and_n1_claims_nothing(ready_page
         assert all(f"{int(m):,} multiply-adds (from the config: {int(m):,})" in lanes for m in macs)
         if n == 1:
             assert pg.get_attribute("#kv-mem", "data-same-work") == "true"
-            assert "same work" in text and "no speed-up" in text and "as fast" not in text
+            assert "same work" in text and "no speedup" in text and "as fast" not in text
         else:
             assert "as fast here" in text
             # the same rule as the prose's (formats.js sizeComparison): within 10 % "about the same size as"

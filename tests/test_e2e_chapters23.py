@@ -36,6 +36,11 @@ def test_bit_depth_widget_and_restore(ready_page):
     assert story[2] > story[4] >= story[8] - 1e-9
     restored = py(pg, "ch2_requant", bits=8, scheme="row")["story"]["surprise"]
     assert restored == story[8]  # the shipped weights come back exactly
+    # the widget's arrival (8 bits, then the first depth that costs) runs once it nears the screen;
+    # a click while it runs is not taken, so wait for it to finish first
+    pg.eval_on_selector("#bit-depth", "e => e.scrollIntoView()")
+    pg.wait_for_function("() => document.querySelectorAll('#bd-table tr').length >= 3"
+                         " && !document.querySelector('#bd-apply').disabled")
     pg.eval_on_selector("#bd-bits", "e => { e.value = 3; e.dispatchEvent(new Event('input')); }")
     pg.click("#bd-apply")
     pg.wait_for_function("() => document.querySelectorAll('#bd-table tr').length >= 2")

@@ -66,12 +66,12 @@ def test_the_pipeline_follows_the_panel(ready_page):
     pg.wait_for_function(f"() => document.getElementById('fig-pipeline').dataset.survivors.split(',')[{k_at}] === '7'")
     now = at()
     assert now["top_p"] <= 7 and now["min_p"] <= now["top_p"]
-    assert "7" in pg.inner_text(f"#fig-pipeline .pipe-stage:nth-child({k_at + 2})")
+    assert "7" in pg.text_content(f"#fig-pipeline .pipe-stage:nth-child({k_at + 2})")
     # a mask: typical-p, switched on in the panel, gets its stage and narrows what follows
     pg.fill("#sp-typical_p-num", "0.2")
     t_at = names.index("typical_p")
     pg.wait_for_function(f"() => +document.getElementById('fig-pipeline').dataset.survivors.split(',')[{t_at}] < 7")
-    assert "0.2" in pg.inner_text(f"#fig-pipeline .pipe-stage:nth-child({t_at + 2})")
+    assert "0.2" in pg.text_content(f"#fig-pipeline .pipe-stage:nth-child({t_at + 2})")
     pg.fill("#sp-typical_p-num", "1")
     pg.fill("#sp-top_k-num", "0")
     pg.wait_for_function(f"() => document.getElementById('fig-pipeline').dataset.survivors.split(',')[{k_at}] === '{vocab}'")

@@ -410,10 +410,20 @@ def bench_speculative(web: Path, json_path: Path | None) -> dict:
     return data
 
 
-def bench_lighthouse(web: Path, json_path: Path | None) -> dict:
-    from .lighthouse import bench_lighthouse as run
+def bench_lighthouse(web: Path, json_path: Path | None, runs: int = 3) -> dict:
+    """Lighthouse's mobile and desktop presets on a plain static server (decodelab_tools/lighthouse.py)."""
+    from .lighthouse import measure
 
-    return run(web, json_path)
+    data = measure(web, runs)
+    med = data["median"]
+    keys = [k for k in med["mobile"] if k != "failed_audits"]
+    table([[k] + [med[p][k] for p in ("mobile", "desktop")] for k in keys], [f"median of {runs}", "mobile", "desktop"])
+    for p in ("mobile", "desktop"):
+        if med[p]["failed_audits"]:
+            print(f"{p}: audits below full marks: {', '.join(med[p]['failed_audits'])}")
+    print(json.dumps(med))
+    write_json(json_path, data)
+    return data
 
 
 BENCHES = {"kernel": bench_kernel, "startup": bench_startup, "generate": bench_generate, "sampler": bench_sampler,

@@ -109,9 +109,8 @@ def _failed(report: dict, category: str) -> list[str]:
     return [r["id"] for r in refs if r.get("weight") and (report["audits"][r["id"]].get("score") or 0) < 1]
 
 
-def bench_lighthouse(web: Path, json_path: Path | None, runs: int = 3) -> dict:
-    from .bench import table, write_json
-
+def measure(web: Path, runs: int = 3) -> dict:
+    """Every run's figures and, per preset, their medians (and the audits any run failed)."""
     data = {"runs": {}, "median": {}}
     with plain_server(web) as url:
         for preset in ("mobile", "desktop"):
@@ -120,12 +119,4 @@ def bench_lighthouse(web: Path, json_path: Path | None, runs: int = 3) -> dict:
             data["median"][preset] = {k: statistics.median(r[k] for r in rows)
                                       for k in rows[0] if k != "failed_audits"}
             data["median"][preset]["failed_audits"] = sorted({a for r in rows for a in r["failed_audits"]})
-    keys = [k for k in data["median"]["mobile"] if k != "failed_audits"]
-    table([[k] + [data["median"][p][k] for p in ("mobile", "desktop")] for k in keys],
-          [f"median of {runs}", "mobile", "desktop"])
-    for p in ("mobile", "desktop"):
-        if data["median"][p]["failed_audits"]:
-            print(f"{p}: audits below full marks: {', '.join(data['median'][p]['failed_audits'])}")
-    print(json.dumps(data["median"]))
-    write_json(json_path, data)
     return data
