@@ -388,7 +388,7 @@ def step_text_and_pages() -> dict:
     3. web/i18n/LANG.json (what the page loads for a switch) and web/index.html, index.ru.html,
        index.vi.html (the pages served), every pinned number written, so the article reads whole
        before its scripts run, and without them."""
-    from decodelab_tools import firstpaint, mathrender, texts
+    from decodelab_tools import firstpaint, mathrender, texts, toc
 
     template_path = WEB / firstpaint.PAGE
     template = template_path.read_text(encoding="utf-8")
@@ -414,7 +414,7 @@ def step_text_and_pages() -> dict:
             out.write_text(data, encoding="utf-8")
         hashes[lang] = hashlib.sha256(data.encode()).hexdigest()[:16]
         page = WEB / firstpaint.page_name(lang)
-        html = mathrender.apply_html(firstpaint.page_for(synced, lang, filled, result), rendered, styles)
+        html = mathrender.apply_html(firstpaint.page_for(toc.fill(synced), lang, filled, result), rendered, styles)
         if not page.exists() or page.read_text(encoding="utf-8") != html:
             page.write_text(html, encoding="utf-8")
     css = WEB / "css" / "math.css"
@@ -582,6 +582,15 @@ def cmd_bench(args) -> None:
     run_bench(args.name, WEB, args.json, args.network)
 
 
+def cmd_shots(args) -> None:
+    """Screenshots of each chapter for reviewers (decodelab_tools/shots.py)."""
+    from decodelab_tools import shots
+
+    build()
+    files = shots.take(WEB, args.out, lang=args.lang, log=log)
+    log(f"{len(files)} screenshots in {args.out} (index.txt lists them)")
+
+
 def cmd_report(args) -> None:
     from decodelab_tools.report import main as report_main
 
@@ -601,15 +610,18 @@ def main() -> None:
     p.add_argument("--json", type=Path)
     p.add_argument("--network", type=network_spec, metavar="MBIT,RTT_MS",
                    help="startup only: also over a link of MBIT Mbit/s and RTT_MS round trip, paced by the server")
+    p = sub.add_parser("shots", help="PNG screenshots of each chapter at 390 and 1440 px, light and dark")
+    p.add_argument("--out", type=Path, default=ROOT / "build" / "shots")
+    p.add_argument("--lang", choices=["en", "ru", "vi"], default="en")
     p = sub.add_parser("report")
     p.add_argument("--json", type=Path)
     p.add_argument("--stories", type=int, help="only the first N validation stories (quick check)")
     sub.add_parser("build")
     args = ap.parse_args()
 
-    needs = {"test": "build,test", "bench": "build,test", "report": "build,test"}.get(args.cmd, "build")
+    needs = {"test": "build,test", "bench": "build,test", "report": "build,test", "shots": "build,test"}.get(args.cmd, "build")
     ensure_venv(needs)
-    {"serve": cmd_serve, "test": cmd_test, "bench": cmd_bench, "report": cmd_report}.get(
+    {"serve": cmd_serve, "test": cmd_test, "bench": cmd_bench, "report": cmd_report, "shots": cmd_shots}.get(
         args.cmd, lambda a: build())(args)
 
 

@@ -351,9 +351,12 @@ def test_kernel_fallbacks_relaxed_then_simd_then_scalar(browser, site):
     ctx.close()
 
 
-def test_accessibility_has_no_serious_or_critical_violations(browser, site):
-    ctx, pg = fresh(browser, site)
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_accessibility_has_no_serious_or_critical_violations(browser, site, theme):
+    # the theme the system asks for (style.css's light-dark() colours): contrast holds in both
+    ctx, pg = fresh(browser, site, color_scheme=theme)
     open_ready(pg)
+    assert pg.evaluate("() => getComputedStyle(document.body).colorScheme || getComputedStyle(document.documentElement).colorScheme") != ""
     pg.click("#ft-run")
     pg.wait_for_selector("#ft-col-3", timeout=60_000)
     pg.evaluate(AXE.read_text())  # through the DevTools protocol, which the page's CSP does not govern

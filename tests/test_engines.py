@@ -15,6 +15,7 @@ import json
 import pytest
 from conftest import WEB
 from test_e2e_chapter1 import cpy as cpython  # the same endpoint in CPython (wasmtime), shared
+from test_e2e_design import COLUMNS, OVERFLOW  # the desktop layout's checks, shared
 
 from decodelab_tools import engines
 
@@ -155,6 +156,20 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
     # 5. a 360 px phone: nothing wider than the screen anywhere down the page
     widest, width = lane.phone_width(360)
     assert width <= 400 and widest <= width, f"{lane.name}: page is {widest} px wide on a {width} px screen"
+
+    # 5b. a desktop (issue 42), once per engine: nothing past the screen and no box scrolling
+    # sideways, and from 1100 px the figures wider than the text's column
+    if lang == LANGS[0]:
+        for width in (1024, 1440):
+            lane.viewport(width, 900)
+            inner = lane.js("() => __lane.frames().then(() => innerWidth)")
+            got = lane.js(OVERFLOW)
+            assert got["bad"] == [] and got["page"] <= inner, f"{lane.name} at {inner} px: {got}"
+            cols = lane.js(COLUMNS)
+            assert 560 <= cols["text"] <= 700, f"{lane.name} at {inner} px: {cols}"
+            if inner >= 1100:
+                assert min(cols["figures"]) > cols["text"] + 200, f"{lane.name} at {inner} px: {cols}"
+        lane.viewport(1100, 900)
 
     # 6. the Stop bar ends an endless loop in the reader's Python cell, and the code stays
     lane.js("""async () => { __lane.fill('#pc-code', 'while True:\\n    pass'); __lane.$('#pc-run').click();

@@ -33,6 +33,12 @@
 
   var LANGS = ["en", "ru", "vi"]; // i18n.js's LANGS: a test checks the two lists agree
   var root = document.documentElement;
+  // 3. the theme the reader chose with the masthead's switch (theme.js), set before the first
+  //    paint so a dark page never flashes light; with no choice the system's (CSS light-dark()).
+  try {
+    var theme = localStorage.getItem("decodelab.theme");
+    if (theme === "dark" || theme === "light") root.setAttribute("data-theme", theme);
+  } catch (e) { /* storage blocked: the system's theme */ }
   var htmlLang = root.lang || "en"; // the language this HTML is written in (index.ru.html: ru)
   function pick() {
     var q = new URLSearchParams(location.search).get("lang");

@@ -10,8 +10,24 @@
 // keeps the latest set() and every configure(), and applies them when the chart is made.
 import { currentLang, onLang } from "./i18n.js";
 import { loadVendorScript } from "./ui.js";
+import { colour, onTheme } from "./theme.js";
 
-const charts = []; // [chart, xTitle, yTitle]
+// a series' colour is a palette name (style.css: "ours", "big", "neutral"…), drawn in the theme's value
+const paint = (name) => colour(name || "big");
+// the axes, ticks and grid in the theme's muted ink and rules (set one by one: Chart.js's options
+// are proxies that do not survive being copied)
+function themeChart(chart) {
+  const text = colour("muted"), grid = colour("line"), rule = colour("line-strong");
+  for (const axis of Object.values(chart.options.scales)) {
+    axis.ticks.color = text;
+    axis.grid.color = grid;
+    axis.border.color = rule;
+    axis.title.color = text;
+  }
+  chart.options.plugins.legend.labels.color = colour("ink");
+}
+
+const charts = []; // [chart, xTitle, yTitle, redraw]
 const titleText = (x) => (typeof x === "function" ? x() : x);
 onLang((lang) => {
   for (const [chart, xTitle, yTitle] of charts) {
@@ -21,6 +37,7 @@ onLang((lang) => {
     chart.update("none");
   }
 });
+onTheme(() => { for (const [chart, , , redraw] of charts) { themeChart(chart); redraw(); } });
 
 // Chart.js as a promise of window.Chart (null if the file cannot be loaded: charts stay empty)
 export const loadChartJs = () => loadVendorScript("vendor/chart.umd.min.js", "Chart");
@@ -66,14 +83,17 @@ function makeChart(Chart, canvas, { logX = false, logY = false, xTitle = "", yTi
       },
     },
   });
-  charts.push([chart, xTitle, yTitle]);
-  return {
+  themeChart(chart);
+  let last = null; // the latest set(): drawn again in the new theme's colours
+  const made = {
     chart,
-    // series: [{label, data (y values, x = 1..n) or points [{x,y}], color, x0}], lines: [{x}|{y}, label]
+    // series: [{label, data (y values, x = 1..n) or points [{x,y}], color (a palette name), x0}],
+    // lines: [{x}|{y}, label, color]
     set(series, lines = []) {
+      last = [series, lines];
       const ds = series.map((s) => ({
         label: s.label, showLine: true, pointRadius: s.points && s.points.length < 3 ? 3 : 0, borderWidth: s.width || 1.5,
-        borderColor: s.color, backgroundColor: s.color,
+        borderColor: paint(s.color), backgroundColor: paint(s.color),
         data: (s.points || s.data.map((y, i) => ({ x: i + (s.x0 ?? 1), y }))).filter((p) => !logY || p.y > 0),
       }));
       const xs = ds.flatMap((d) => d.data.map((p) => p.x)), ys = ds.flatMap((d) => d.data.map((p) => p.y));
@@ -81,10 +101,12 @@ function makeChart(Chart, canvas, { logX = false, logY = false, xTitle = "", yTi
       for (const l of lines) {
         const data = l.y != null ? [{ x: x0, y: l.y }, { x: x1, y: l.y }] : [{ x: l.x, y: y0 }, { x: l.x, y: y1 }];
         ds.push({ label: l.label, data, showLine: true, pointRadius: 0, borderDash: [5, 4], borderWidth: 1.5,
-          borderColor: l.color || "#c0622a", backgroundColor: l.color || "#c0622a" });
+          borderColor: paint(l.color), backgroundColor: paint(l.color) });
       }
       chart.data.datasets = ds;
       chart.update("none");
     },
   };
+  charts.push([chart, xTitle, yTitle, () => { if (last) made.set(...last); else chart.update("none"); }]);
+  return made;
 }

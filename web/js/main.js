@@ -7,6 +7,8 @@ import { persistInputs } from "./persist.js";
 import { SPEC } from "./generated/spec.js";
 import * as store from "./store.js";
 import { enableOffline } from "./offline.js";
+import { mountThemeSwitch } from "./theme.js";
+import { mountToc } from "./toc.js";
 import { mountKernelCheck } from "./widgets/kernel-check.js";
 import { mountSamplerPanel } from "./widgets/sampler-panel.js";
 import { mountFourTemps } from "./widgets/four-temps.js";
@@ -125,6 +127,8 @@ function mountAll() {
   performance.mark("decodelab-mount"); // bench startup reports how long mounting the page takes
   bootUi();
   stopBar();
+  mountThemeSwitch();
+  mountToc();
   typesetAll(document, { onScreen: true }); // the rest with the widgets below (mountRest)
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
   // the naive loop's cell runs the very code the prose prints

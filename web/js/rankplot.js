@@ -7,6 +7,7 @@
 // has fixed decade axes and at most a few hundred points, so drawing it directly costs well
 // under a millisecond.
 import { fixed, t } from "./i18n.js";
+import { colour, onTheme } from "./theme.js";
 
 const DASH = [5, 4];
 
@@ -45,8 +46,8 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
 
     ctx.font = "11px system-ui, sans-serif";
     ctx.lineWidth = 1;
-    ctx.strokeStyle = "#e3e6ea";
-    ctx.fillStyle = "#5b6570";
+    ctx.strokeStyle = colour("line");
+    ctx.fillStyle = colour("muted");
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
     for (const e of xe) {  // vertical grid and x labels
@@ -79,8 +80,8 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
     for (const s of series) {
       const ps = s.points.filter((p) => p.y > 0 && p.x > 0);
       if (!ps.length) continue;
-      ctx.strokeStyle = s.color;
-      ctx.fillStyle = s.color;
+      ctx.strokeStyle = colour(s.color);
+      ctx.fillStyle = colour(s.color);
       ctx.lineWidth = s.width || 1.5;
       ctx.beginPath();
       ps.forEach((p, i) => (i ? ctx.lineTo(px(p.x), py(p.y)) : ctx.moveTo(px(p.x), py(p.y))));
@@ -90,7 +91,7 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
     ctx.setLineDash(DASH);
     ctx.lineWidth = 1.5;
     for (const l of lines) {
-      ctx.strokeStyle = l.color || "#c0622a";
+      ctx.strokeStyle = colour(l.color || "big");
       ctx.beginPath();
       if (l.y != null) { ctx.moveTo(L, py(l.y)); ctx.lineTo(w - R, py(l.y)); }
       else { ctx.moveTo(px(l.x), T); ctx.lineTo(px(l.x), h - B); }
@@ -103,15 +104,15 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
     ctx.textAlign = "left";
     ctx.textBaseline = "middle";
     let lx = w - R;
-    const items = [...series.map((s) => [s.label, s.color, false]), ...lines.map((l) => [l.label, l.color || "#c0622a", true])];
+    const items = [...series.map((s) => [s.label, s.color, false]), ...lines.map((l) => [l.label, l.color || "big", true])];
     for (const [label, color, dashed] of items.reverse()) {
       const tw = ctx.measureText(label).width;
       lx -= tw + 26;
-      ctx.strokeStyle = color;
+      ctx.strokeStyle = colour(color);
       ctx.lineWidth = 2;
       ctx.setLineDash(dashed ? DASH : []);
       ctx.beginPath(); ctx.moveTo(lx, 9); ctx.lineTo(lx + 16, 9); ctx.stroke();
-      ctx.fillStyle = "#333";
+      ctx.fillStyle = colour("ink");
       ctx.fillText(label, lx + 20, 9);
     }
     ctx.setLineDash([]);
@@ -119,5 +120,6 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
 
   // redraw at the new size when the box changes width (window resize), not on every update
   if (window.ResizeObserver) new ResizeObserver(() => last && draw(...last)).observe(canvas);
+  onTheme(() => last && draw(...last));
   return { set: draw };
 }

@@ -30,7 +30,7 @@ export function mountPassBudget(root) {
   function bar(label, time, tmax, color) {
     const w = tmax > 0 ? Math.max(0.5, 100 * time / tmax) : 0;
     return el("div", { class: "bar-row" }, el("span", { class: "bar-label", text: label }),
-      el("span", { class: "bar-track" }, el("span", { class: "bar-fill", style: { width: `${w}%`, background: color } })),
+      el("span", { class: "bar-track" }, el("span", { class: "bar-fill", style: { width: `${w}%`, background: `var(--${color})` } })),
       el("span", { class: "bar-value", text: fmtTime(time) }));
   }
   function draw() {
@@ -43,7 +43,7 @@ export function mountPassBudget(root) {
     if (!Number.isFinite(P) || !Number.isFinite(n)) return;
     const read = P * b / bw, math = n * P / rate, math1 = P / rate;
     const pass = Math.max(read, math), pass1 = Math.max(read, math1);
-    bars.replaceChildren(bar(t("w3.pb.bar_read"), read, pass, "#2f6fb3"), bar(t("w3.pb.bar_math", { n }), math, pass, "#c0622a"));
+    bars.replaceChildren(bar(t("w3.pb.bar_read"), read, pass, "ours"), bar(t("w3.pb.bar_math", { n }), math, pass, "big"));
     out.textContent = t("w3.pb.out", { p: fmt(P / 1e9, 2), b, time: fmtTime(pass) }) + " " +
       t(read >= math ? "w3.pb.memory_bound" : "w3.pb.math_bound") + " " + t("w3.pb.ratio", { n, ratio: fmt(pass / pass1, 2) });
     out.dataset.ratio = (pass / pass1).toFixed(3);

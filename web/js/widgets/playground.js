@@ -5,12 +5,12 @@
 // itself when first seen. Chapter 2's bit-depth widget can lend it its re-quantized copy of the
 // model (the session holds the loan; the store's "lend" keeps the banner in step).
 import { call, on } from "../engine.js";
-import { el, numberBox, serial, readNumber, whenSeen, fmtCount, fmtPct, setStatus, setText, tokenLabel } from "../ui.js";
-import { onLang, plain, t } from "../i18n.js";
+import { el, numberBox, serial, readNumber, whenSeen, fmtCount, setStatus, setText, tokenLabel } from "../ui.js";
+import { plain, t } from "../i18n.js";
 import { SPEC } from "../generated/spec.js";
 import * as store from "../store.js";
 import { remember } from "../persist.js";
-import { tokenSpan, showTokenPopover, probColor } from "./tokens.js";
+import { tokenSpan, showTokenPopover } from "./tokens.js";
 
 // every step of the sampler (SPEC.steps, in the order they apply) with its value or "off"
 function describe(s) {
@@ -60,9 +60,9 @@ export function mountPlayground(root, { panel }) {
   };
   store.subscribe("lend", showLent);
   on("restarted", () => showLent({ lent: false }));
-  const swatches = [1, 0.3, 0.1, 0.01, 0.001].map((p) => el("span", { class: "tok", style: { background: probColor(p) }, text: fmtPct(p) }));
-  onLang(() => swatches.forEach((sw, i) => { sw.textContent = fmtPct([1, 0.3, 0.1, 0.01, 0.001][i]); }));
-  const legend = el("div", { class: "hint color-legend" }, el("span", { t: "w1.pg.legend" }), " ", ...swatches);
+  // the page's one probability key (the opening figure's bands)
+  const legend = el("div", { class: "hint color-legend" }, el("span", { t: "w1.pg.legend" }), " ",
+    ...[4, 3, 2, 1, 0].map((b) => el("span", { class: `tok tok-p${b}`, t: `fig.open.band${b}` })));
   root.append(el("h3", { t: "w1.pg.title" }),
     el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.pg.length" }), " ", length),
       el("label", {}, el("span", { t: "w1.seed" }), " ", seed), reroll,

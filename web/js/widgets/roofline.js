@@ -32,13 +32,13 @@ export function mountRoofline(root) {
     const hg = H100_SXM.flops / FLOP_PER_MAC / 1e9, hb = H100_SXM.bytes_per_s / 1e9;
     const dot = (key, x, gm, gb, color) => ({ label: t(key), points: [{ x, y: Math.min(gm, gb * x) }], color });
     chart.set([
-      { label: t("w3.rf.legend.cache"), points: roof(g, bc), color: "#2f6fb3", width: 2 },
-      { label: t("w3.rf.legend.dram"), points: roof(g, bd), color: "#8fb3da", width: 1.5 },
-      { label: t("w3.rf.legend.h100"), points: roof(hg, hb), color: "#c0622a", width: 2 },
-      dot("w3.rf.legend.ours1", 1, g, bc, "#1d4f85"), dot("w3.rf.legend.ours5", 5, g, bc, "#1d4f85"),
-      dot("w3.rf.legend.big1", 0.5, hg, hb, "#8a3d12"),
-      dot("w3.rf.legend.big5", 2.5, hg, hb, "#8a3d12"),
-      dot("w3.rf.legend.big8", 1, g, bd, "#5b6470"),
+      { label: t("w3.rf.legend.cache"), points: roof(g, bc), color: "ours", width: 2 },
+      { label: t("w3.rf.legend.dram"), points: roof(g, bd), color: "ours-soft", width: 1.5 },
+      { label: t("w3.rf.legend.h100"), points: roof(hg, hb), color: "big", width: 2 },
+      dot("w3.rf.legend.ours1", 1, g, bc, "ours"), dot("w3.rf.legend.ours5", 5, g, bc, "ours"),
+      dot("w3.rf.legend.big1", 0.5, hg, hb, "big"),
+      dot("w3.rf.legend.big5", 2.5, hg, hb, "big"),
+      dot("w3.rf.legend.big8", 1, g, bd, "neutral"),
     ]);
     out.replaceChildren(
       el("div", { text: t("w3.rf.measured", { mb: fmt(r.cache.bytes / 1e6, 2), cache: fmt(bc, 1), mib: fmt(r.dram.bytes / 2 ** 20, 0),

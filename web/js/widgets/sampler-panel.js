@@ -161,8 +161,8 @@ export function mountSamplerPanel(root) {
       if (s.top_p < 1) lines.push({ y: s.top_p, label: t("w1.sp.line_p", { p: s.top_p }) });
       if (s.top_k > 0) lines.push({ x: s.top_k, label: t("w1.sp.line_k", { k: s.top_k }) });
     }
-    chart.set([{ label: t("w1.sp.all_tokens"), points: pts, color: "#9aa3ad" },
-               { label: t("w1.sp.kept", { n: v.survivors }), points: pts.filter((p) => keptRank(v.kept, p.x)), color: "#2f6fb3", width: 3 }], lines);
+    chart.set([{ label: t("w1.sp.all_tokens"), points: pts, color: "neutral" },
+               { label: t("w1.sp.kept", { n: v.survivors }), points: pts.filter((p) => keptRank(v.kept, p.x)), color: "ours", width: 3 }], lines);
     readout.replaceChildren(
       stat("w1.sp.eff", fmt(v.eff, 1), "sp-eff"),
       stat("w1.sp.eff_full", fmt(v.eff_full, 1), "sp-eff-full"),

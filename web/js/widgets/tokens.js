@@ -5,12 +5,11 @@
 // popover, from what they keep (data-p, the popover's token); the token texts stay as they are.
 import { el, tokenLabel, fmtPct, fmtCount, END_TEXT } from "../ui.js";
 import { onLang, t } from "../i18n.js";
+import { storyBand } from "../live/formats.js";
 
-export function probColor(p) {
-  // high probability: pale; improbable: warm. Hue runs from 45 (p=1) to 0 (p near 0).
-  const x = Math.max(0, Math.min(1, 1 + Math.log10(Math.max(p, 1e-4)) / 4));
-  return `hsl(${(45 * x).toFixed(0)}, 85%, ${(93 - 28 * (1 - x)).toFixed(0)}%)`;
-}
+// a token's probability band: the one ramp of the page (style.css --p0..--p4, formats.js
+// STORY_BANDS), the same in the opening story, the panel, the playground and the popovers
+export const probClass = (p) => `tok-p${storyBand(p)}`;
 
 export const isEnd = (text) => text === END_TEXT;
 
@@ -34,7 +33,7 @@ export function tokenSpan(text, p, onclick, id, extraClass = "") {
   const s = isEnd(text) ? endMark(id) : el("span", { class: "tok " + extraClass, id, text: text.replace(/\n/g, "⏎\n") });
   if (p != null) {
     s.dataset.p = String(p);
-    s.style.background = probColor(p);
+    s.classList.add(probClass(p));
   }
   if (onclick) {
     s.tabIndex = 0;

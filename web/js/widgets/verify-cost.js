@@ -23,11 +23,11 @@ export function mountVerifyCost(root) {
   function render(s) {
     const rows = s.rows, pts = (f) => rows.map((r) => ({ x: r.gamma, y: r[f] }));
     chart.set([
-      { label: t("w3.vc.legend.block"), points: pts("block_best"), color: "#2f6fb3", width: 2.5 },
-      { label: t("w3.vc.legend.block_med"), points: pts("block_med"), color: "#8fb3da", width: 1 },
-      { label: t("w3.vc.legend.steps"), points: pts("steps_best"), color: "#c0622a", width: 2 },
-      { label: t("w3.vc.legend.flat"), points: rows.map((r) => ({ x: r.gamma, y: 1 })), color: "#2e7d4f", width: 1.5 },
-      { label: t("w3.vc.legend.full"), points: rows.map((r) => ({ x: r.gamma, y: r.gamma + 1 })), color: "#9aa3ad", width: 1 },
+      { label: t("w3.vc.legend.block"), points: pts("block_best"), color: "ours", width: 2.5 },
+      { label: t("w3.vc.legend.block_med"), points: pts("block_med"), color: "ours-soft", width: 1 },
+      { label: t("w3.vc.legend.steps"), points: pts("steps_best"), color: "big", width: 2 },
+      { label: t("w3.vc.legend.flat"), points: rows.map((r) => ({ x: r.gamma, y: 1 })), color: "accept", width: 1.5 },
+      { label: t("w3.vc.legend.full"), points: rows.map((r) => ({ x: r.gamma, y: r.gamma + 1 })), color: "neutral", width: 1 },
     ]);
     const at = (g) => rows.find((r) => r.gamma === g);
     out.replaceChildren(

@@ -1,0 +1,120 @@
+"""End-to-end: the designed page (issue 42) in Chromium. The layout at desktop widths (Firefox and
+WebKit check it too: test_engines.py), the contents and the reader's place in them, the theme
+switch and what follows it, print, and the first screen of a phone.
+"""
+import pytest
+from conftest import frames, guarded_page, open_ready
+
+# Every widget and figure seen (so each has drawn), then what sticks out: an element past the
+# screen's edge, or a box that scrolls sideways (a table, a formula, a widget).
+OVERFLOW = """async () => {
+  for (const w of document.querySelectorAll('.widget, figure.diagram, .table-scroll, .math-block')) {
+    w.scrollIntoView({ block: 'center' });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  }
+  const bad = [];
+  for (const n of document.querySelectorAll('.widget, figure, .table-scroll, table, .katex-display, .math-block, pre, canvas, svg.diagram-svg')) {
+    const scrolls = n.scrollWidth > n.clientWidth + 1 && !['visible', 'clip'].includes(getComputedStyle(n).overflowX);
+    const r = n.getBoundingClientRect();
+    if (scrolls || r.right > innerWidth + 0.5 || r.left < -0.5)
+      bad.push([(n.closest('[id]') || {}).id, n.tagName, n.className.baseVal ?? n.className, Math.round(r.left), Math.round(r.right), n.scrollWidth, n.clientWidth]);
+  }
+  return { bad, page: document.documentElement.scrollWidth };
+}"""
+COLUMNS = """() => ({
+  text: document.querySelector('#ch1 > p').getBoundingClientRect().width,
+  figures: [...document.querySelectorAll('.chapter > .widget:not(.quiz), .chapter > figure, .masthead > figure')]
+    .map((n) => n.getBoundingClientRect().width),
+})"""
+
+
+@pytest.mark.parametrize("width", [1024, 1280, 1440, 1920])
+def test_nothing_is_cut_off_or_scrolls_sideways_on_a_desktop(browser, site, width):
+    ctx, pg = guarded_page(browser, site, viewport={"width": width, "height": 900})
+    open_ready(pg)
+    got = pg.evaluate(OVERFLOW)
+    assert got["bad"] == [] and got["page"] <= width, got
+    cols = pg.evaluate(COLUMNS)
+    # the prose keeps its measure (about 70 characters); figures take the page's width from 1100 px
+    assert 560 <= cols["text"] <= 700, cols["text"]
+    if width >= 1100:
+        assert min(cols["figures"]) > cols["text"] + 200, cols
+    ctx.close()
+
+
+def test_the_contents_list_every_section_and_mark_where_the_reader_is(browser, site):
+    ctx, pg = guarded_page(browser, site, viewport={"width": 1440, "height": 900})
+    open_ready(pg)
+    links = pg.eval_on_selector_all("#toc a", "as => as.map(a => [a.getAttribute('href'), a.textContent.trim()])")
+    heads = pg.eval_on_selector_all(".chapter > h2, .chapter > h3[id]",
+                                    "hs => hs.map(h => ['#' + (h.id || h.closest('.chapter').id), h.textContent.trim()])")
+    assert links == heads and len(links) > 40
+    assert pg.is_visible("#toc a[href='#ch2']"), "on a wide screen the contents are open in the margin"
+    for target in ("#ch2-h5", "#ch3-exact-h", "#ch1-h4"):
+        pg.evaluate("(s) => document.querySelector(s).scrollIntoView({ block: 'start' })", target)
+        pg.wait_for_function("(s) => document.querySelector(`#toc a[href='${s}']`).getAttribute('aria-current') === 'location'",
+                             arg=target, timeout=10_000)
+        assert pg.eval_on_selector_all("#toc a[aria-current]", "as => as.length") == 1
+    # a link takes the reader there
+    pg.click("#toc a[href='#ch3-live-h']")
+    pg.wait_for_function("() => Math.abs(document.querySelector('#ch3-live-h').getBoundingClientRect().top) < 120")
+    ctx.close()
+
+
+def test_on_a_phone_the_story_starts_on_the_first_screen_and_the_contents_fold(browser, site):
+    ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    open_ready(pg)
+    top = pg.evaluate("() => document.querySelector('#fig-open-story').getBoundingClientRect().top")
+    assert top < 740 - 60, f"the opening story starts at {top} px, below the first screen"
+    assert not pg.is_visible("#toc a[href='#ch2']"), "the contents are a closed bar on a phone"
+    pg.evaluate("() => document.querySelector('#ch2-h3').scrollIntoView({ block: 'start' })")
+    pg.wait_for_function("() => document.querySelector('#toc .toc-now').textContent.trim() !== ''")
+    bar = pg.evaluate("() => document.querySelector('#toc').getBoundingClientRect().top")
+    assert abs(bar) < 1, "the contents bar sticks to the top of the screen"
+    assert pg.text_content("#toc .toc-now") == pg.text_content("#ch2-h3")
+    ctx.close()
+
+
+BACKGROUND = "() => getComputedStyle(document.body).backgroundColor"
+
+
+def test_the_theme_follows_the_system_and_the_switch_which_the_page_remembers(browser, site):
+    ctx, pg = guarded_page(browser, site, color_scheme="light")
+    open_ready(pg)
+    light = pg.evaluate(BACKGROUND)
+    assert pg.get_attribute("#theme-switch", "aria-pressed") == "false"
+    # a Chart.js chart made before the switch takes the new theme too (the cost model's)
+    pg.evaluate("() => document.querySelector('#cost-model').scrollIntoView()")
+    pg.wait_for_function("() => document.querySelector('#cost-model canvas') && window.Chart")
+    # the rank plot is drawn on a canvas in the palette's colours: it must draw again
+    pg.evaluate("() => document.querySelector('#sampler-panel canvas').scrollIntoView()")
+    frames(pg)
+    before = pg.evaluate("() => document.querySelector('#sampler-panel canvas').toDataURL()")
+    pg.click("#theme-switch")
+    frames(pg)
+    assert pg.get_attribute("html", "data-theme") == "dark"
+    assert pg.get_attribute("#theme-switch", "aria-pressed") == "true"
+    dark = pg.evaluate(BACKGROUND)
+    assert dark != light
+    assert pg.evaluate("() => document.querySelector('#sampler-panel canvas').toDataURL()") != before
+    assert pg.console_errors == [] and pg.evaluate("() => window.__pageErrors") == []
+    pg.reload()
+    pg.wait_for_function("() => document.body.dataset.ready")
+    assert pg.get_attribute("html", "data-theme") == "dark" and pg.evaluate(BACKGROUND) == dark
+    ctx.close()
+    # with no choice made, a system in dark mode gets the dark page
+    ctx, pg = guarded_page(browser, site, color_scheme="dark")
+    pg.goto(site + "/")
+    assert pg.evaluate(BACKGROUND) == dark
+    ctx.close()
+
+
+def test_print_shows_the_article_without_the_machinery(browser, site):
+    ctx, pg = guarded_page(browser, site)
+    open_ready(pg)
+    pg.emulate_media(media="print")
+    hidden = pg.evaluate("""() => ['#toc', '#boot', '.masthead-bar', '#sampler-panel .controls', '#sampler-panel button']
+        .map((s) => [s, getComputedStyle(document.querySelector(s)).display])""")
+    assert all(d == "none" for _, d in hidden), hidden
+    assert pg.is_visible("#fig-opening") and pg.is_visible("#ch2 > h2")
+    ctx.close()
