@@ -255,3 +255,62 @@ def test_live_pair_sampled_mode_reports_without_claiming_the_same_text(ready_pag
     assert "token for token" not in text and "NaN" not in text and "Acceptance α = " in text
     assert pg.text_content("#cm-ceiling-inf").endswith("%")
     pg.select_option("#ls-mode", "greedy")
+
+
+def test_the_rounds_are_chips_the_reader_flips(ready_page):
+    """Issue 43: the rounds drawn as a strip of chips in brackets; pressing a checked chip (mouse
+    or keyboard) flips that check, and the rounds are computed again and drawn anew."""
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('rounds').scrollIntoView()")
+    pg.wait_for_selector("#rt-pic svg .rt-chip")
+    ref = examples()["ROUNDS"]
+    r = py(pg, "ch3_rounds", flags=ref["flags"], gamma=ref["gamma"], c_draft=ref["c_draft"], c_verify=ref["c_verify"])
+    kinds = pg.eval_on_selector_all("#rt-pic .rt-round", "gs => gs.map(g => [...g.querySelectorAll('.rt-chip')].map(c => c.getAttribute('class').split(' ')[1]))")
+    # one bracket per round: gamma drafts (kept, then the refused one, then never checked) and the target's token
+    assert len(kinds) == r["n_rounds"]
+    for got, x in zip(kinds, r["rounds"]):
+        k = x["accepted"]
+        want = ["rt-kept"] * k + (["rt-refused"] + ["rt-unchecked"] * (ref["gamma"] - k - 1) if k < ref["gamma"] else [])
+        assert got == want + ["rt-bonus" if x["bonus"] else "rt-correction"]
+    # the first refused check, pressed with the mouse, becomes kept
+    first0 = ref["flags"].index("0")
+    pg.click(f"#rt-pic [data-flag='{first0}']")
+    flipped = ref["flags"][:first0] + "1" + ref["flags"][first0 + 1:]
+    pg.wait_for_function("(f) => document.querySelector('#rt-pic svg').dataset.flags === f", arg=flipped)
+    assert pg.input_value("#rt-flags") == flipped
+    assert pg.evaluate("() => document.activeElement.dataset.flag") == str(first0)
+    # and back with the keyboard
+    pg.keyboard.press("Enter")
+    pg.wait_for_function("(f) => document.querySelector('#rt-pic svg').dataset.flags === f", arg=ref["flags"])
+    # the numbers stay one click away
+    assert pg.is_hidden("#rt-table") and pg.get_attribute("#rt-table", "role") == "region"
+
+
+def test_the_sampling_rule_is_drawn_and_q_follows_the_reader(ready_page):
+    """Issue 43: one column per token, p an outline around kept + residual; a column is a slider
+    for q (arrow keys, a drag), and the rule is computed again for the new q."""
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('sampling-rule').scrollIntoView()")
+    pg.wait_for_selector("#sr-pic svg .sr-col")
+    n = pg.eval_on_selector_all("#sr-pic .sr-col", "cs => cs.length")
+    assert n == len(examples()["SAMPLING_PAIR"]["p"])
+    # the output stacks to p: kept + added has the outline's height in every column
+    heights = pg.eval_on_selector_all("#sr-pic .sr-col", """cs => cs.map(c => {
+        const h = (s) => { const n = c.querySelector(s); return n ? Number(n.getAttribute('height')) : 0; };
+        return [h('.sr-kept') + h('.sr-added'), h('.sr-p')]; })""")
+    assert all(abs(a - b) < 1e-6 for a, b in heights), heights
+    before = pg.input_value("#sr-q")
+    pg.focus("#sr-pic .sr-col[data-i='1']")
+    pg.keyboard.press("ArrowUp")
+    pg.wait_for_function("(b) => document.querySelector('#sr-q').value !== b", arg=before)
+    q = [float(x.replace(",", ".")) for x in pg.input_value("#sr-q").split(";")]
+    assert q[1] == pytest.approx(examples()["SAMPLING_PAIR"]["q"][1] + 0.01, abs=1e-3) and sum(q) == pytest.approx(1, abs=2e-3)
+    pg.wait_for_function("(v) => document.querySelector('#sr-pic .sr-col[data-i=\"1\"]').getAttribute('aria-valuenow') == v", arg=q[1])
+    # a drag to the bottom of the first column: its q goes to (near) zero
+    box = pg.eval_on_selector("#sr-pic .sr-col[data-i='0'] .sr-hit", "n => { const r = n.getBoundingClientRect(); return [r.x + r.width / 2, r.y, r.height]; }")
+    pg.mouse.move(box[0], box[1] + 10)
+    pg.mouse.down()
+    pg.mouse.move(box[0], box[1] + box[2] + 20, steps=5)
+    pg.mouse.up()
+    pg.wait_for_function("() => Number(document.querySelector('#sr-pic .sr-col[data-i=\"0\"]').getAttribute('aria-valuenow')) < 0.01")
+    assert pg.is_hidden("#sr-table")

@@ -108,7 +108,8 @@ def test_round_table_and_bad_string(ready_page):
 
 def test_sampling_rule_and_gate(ready_page):
     pg = ready_page
-    pg.wait_for_selector("#sr-table table")
+    pg.wait_for_selector("#sr-table table", state="attached")  # in its closed disclosure, under the picture
+    pg.wait_for_selector("#sr-pic svg .sr-col")
     pg.click("#sr-gate")
     pg.wait_for_selector("#sr-gate-out[data-passed]")
     assert pg.get_attribute("#sr-gate-out", "data-passed") == "729"

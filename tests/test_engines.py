@@ -153,6 +153,27 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
         .map((n) => [n.dataset.live, n.textContent]).filter(([, v]) => v.trim() === '–' || /NaN|undefined|null|Infinity/.test(v))""")
     assert odd == []
 
+    # 4b. the pictures (issue 43) answer the reader in this engine: a chip of the rounds flips its
+    # check, a column of the sampling rule takes an arrow key, and each drawing changes
+    if lang == LANGS[0]:
+        lane.js("""async () => {
+            const pic = (s) => __lane.$(s + ' svg');
+            __lane.$('#rounds').scrollIntoView();
+            await __lane.until('the rounds picture', () => pic('#rt-pic'), 30);
+            const flags = pic('#rt-pic').dataset.flags;
+            __lane.$('#rt-pic [data-flag="0"]').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+            await __lane.until('the rounds drawn anew', () => pic('#rt-pic').dataset.flags !== flags, 30);
+            __lane.fill('#rt-flags', flags);
+            __lane.$('#sampling-rule').scrollIntoView();
+            await __lane.until('the sampling rule picture', () => __lane.$('#sr-pic .sr-col'), 30);
+            const q = __lane.$('#sr-q').value, drawn = pic('#sr-pic');
+            const col = __lane.$('#sr-pic .sr-col[data-i="1"]');
+            col.focus();
+            col.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }));
+            await __lane.until('q to follow the key', () => __lane.$('#sr-q').value !== q && pic('#sr-pic') !== drawn, 30);
+            __lane.fill('#sr-q', q);
+            return true; }""")
+
     # 5. a 360 px phone: nothing wider than the screen anywhere down the page
     widest, width = lane.phone_width(360)
     assert width <= 400 and widest <= width, f"{lane.name}: page is {widest} px wide on a {width} px screen"

@@ -1,5 +1,7 @@
-// Round-by-round table from an acceptance string (1 = draft kept, 0 = rejected).
+// The rounds from an acceptance string (1 = draft kept, 0 = rejected): a strip of chips the reader
+// presses to flip a check (diagrams/rounds-strip.js), the numbers round by round in a disclosure.
 import { call } from "../engine.js";
+import { drawRounds } from "../diagrams/rounds-strip.js";
 import { el, numberBox, fmt, clearErrors, latest, readNumber, showError } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import { ROUNDS } from "../live/examples.js";
@@ -13,6 +15,8 @@ export function mountRounds(root) {
   const cd = numberBox({ id: "rt-cd", value: ROUNDS.c_draft, step: 0.05, min: 0, max: 1000, "t-aria-label": "w3.rt.c_draft" });
   const cv = numberBox({ id: "rt-cv", value: ROUNDS.c_verify, step: 0.1, min: 0, max: 1000, "t-aria-label": "w3.rt.c_verify" });
   const table = el("div", { id: "rt-table", tabindex: 0, role: "region", "t-aria-label": "w3.rt.table_aria" });
+  const pic = el("div", { class: "rt-pic", id: "rt-pic" });
+  const numbers = el("details", { class: "numbers" }, el("summary", { t: "w3.rt.numbers" }), table);
   const totals = el("div", { class: "readout", id: "rt-totals" });
   // the same ones and zeros, the zeros bunched at the end: same rate, another order (the prose's comparison)
   const bunch = el("button", { class: "secondary", id: "rt-bunch", t: "w3.rt.bunch" });
@@ -23,12 +27,35 @@ export function mountRounds(root) {
   };
   const label = (key, input) => el("label", {}, el("span", { t: key }), " ", input);
   root.append(el("div", { class: "controls" }, label("w3.rt.flags", flags), label("w3.rt.gamma", gamma),
-    label("w3.rt.c_draft", cd), label("w3.rt.c_verify", cv), bunch), table, totals);
+    label("w3.rt.c_draft", cd), label("w3.rt.c_verify", cv), bunch),
+    el("p", { class: "diagram-desc", t: "w3.rt.pic_desc" }), pic, totals, numbers);
+  // a pressed chip flips its check; the keyboard stays on the same check after the redraw
+  let refocus = null;
+  const toggle = (i) => {
+    const f = flags.value.replace(/\s+/g, "");
+    flags.value = f.slice(0, i) + (f[i] === "1" ? "0" : "1") + f.slice(i + 1);
+    refocus = i;
+    update();
+  };
+  function drawPicture(r) {
+    const g = r.rounds.length ? r.rounds[0].proposed : ROUNDS.gamma;
+    pic.replaceChildren(drawRounds(r, g, pic.clientWidth || 600, toggle));
+    if (refocus != null) {
+      const chip = pic.querySelector(`[data-flag="${refocus}"]`);
+      if (chip) chip.focus();
+      refocus = null;
+    }
+  }
+  if (window.ResizeObserver) {
+    let w = 0;
+    new ResizeObserver(() => { if (last && Math.abs(pic.clientWidth - w) > 20) { w = pic.clientWidth; drawPicture(last); } }).observe(pic);
+  }
   const fields = { flags, gamma, c_draft: cd, c_verify: cv };
   const update = latest(refresh); // typing fast: only the newest string is computed next
   for (const i of [flags, gamma, cd, cv]) i.addEventListener("input", () => update());
   let last = null; // the latest result, drawn again after a language switch
   function render(r) {
+    drawPicture(r);
     const dash = (x) => (x.complete ? t("w3.rt.bonus") : "—");
     table.replaceChildren(el("table", { class: "data" }, el("tr", {}, HEAD.map((h) => el("th", { t: `w3.rt.head.${h}` }))),
       r.rounds.map((x) => el("tr", { class: x.complete ? "" : "incomplete" }, [x.round, x.flags, x.proposed, x.accepted,

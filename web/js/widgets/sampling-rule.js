@@ -1,7 +1,9 @@
-// The speculative sampling rule on editable p and q, and the 729-pair exactness gate.
+// The speculative sampling rule on editable p and q (a picture whose q columns the reader drags:
+// diagrams/sampling-bars.js; the numbers in a disclosure), and the 729-pair exactness gate.
 import { call } from "../engine.js";
+import { drawSamplingRule, bindQDrag, withQ } from "../diagrams/sampling-bars.js";
 import { el, fmt, fmtTenPower, clearErrors, latest, serial, showError, whenSeen } from "../ui.js";
-import { t, fixed, onLang, parseDecimalList } from "../i18n.js";
+import { t, fixed, plain, onLang, parseDecimalList } from "../i18n.js";
 import { SAMPLING_PAIR } from "../live/examples.js";
 
 // the worked example's pair (the prose walks through it by name)
@@ -18,7 +20,19 @@ export function mountSamplingRule(root) {
   const gateBtn = el("button", { id: "sr-gate", t: "w3.sr.gate" });
   const gateOut = el("div", { class: "readout", id: "sr-gate-out" });
   const label = (key, input) => el("label", {}, el("span", { t: key }), " ", input);
-  root.append(el("div", { class: "controls" }, label("w3.sr.p", p), label("w3.sr.q", q)), table, notes, gateBtn, gateOut);
+  const pic = el("div", { class: "sr-pic", id: "sr-pic" });
+  const key = el("p", { class: "diagram-desc", t: "w3.sr.pic_desc" });
+  root.append(el("div", { class: "controls" }, label("w3.sr.p", p), label("w3.sr.q", q)), key, pic, notes,
+    el("details", { class: "numbers" }, el("summary", { t: "w3.sr.numbers" }), table), gateBtn, gateOut);
+  // a dragged column sets its q; the box says the new q the way the reader would type it
+  let refocus = null;
+  const setQ = (i, v) => {
+    if (!last) return;
+    q.value = withQ(last.q, i, v).map((x) => plain(Math.round(x * 1000) / 1000, 3)).join("; ");
+    refocus = i;
+    update();
+  };
+  bindQDrag(pic, () => [pic.querySelector("svg"), last], setQ);
   // "0.5, x" sends null for x, and Python says which entry is not a number; ru and vi readers
   // write "0,5; 0,3" (i18n.parseDecimalList)
   const parse = parseDecimalList;
@@ -27,6 +41,10 @@ export function mountSamplingRule(root) {
   function render(r) {
     // the example's names while the reader keeps its four tokens, numbers otherwise
     const names = r.p.map((_, i) => (r.p.length === DEFAULT_PAIR.labels.length ? DEFAULT_PAIR.labels[i] : `#${i + 1}`));
+    const had = refocus ?? (pic.contains(document.activeElement) ? Number(document.activeElement.dataset.i) : null);
+    pic.replaceChildren(drawSamplingRule(r, names));
+    refocus = null;
+    if (had != null) pic.querySelector(`.sr-col[data-i="${had}"]`)?.focus();
     const rows = [["token", names], ["p", r.p], ["q", r.q], ["min", r.min],
       ["keep", r.accept.map((a) => (a == null ? t("w3.sr.never_drafted") : a))], ["gap", r.residual_raw],
       ["residual", r.residual], ["output", r.output]];
