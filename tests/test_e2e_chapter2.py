@@ -4,6 +4,8 @@ reader's own P and n, the kernel check's timing measurable, the bit-depth model 
 playground and given back, and no horizontal scroll on a 360 px phone."""
 import re
 
+import pytest
+
 from conftest import ROOT, examples, py
 
 WIDGETS = ["#kv-race", "#q8-table", "#outliers", "#kernel-check", "#speed", "#bit-depth"]
@@ -89,7 +91,10 @@ def test_kv_race_counts_agree_with_the_formulas_and_n1_claims_nothing(ready_page
         passes = [int(x) for x in pg.get_attribute("#kv-out", "data-passes").split(",")]
         assert passes == [P + n - 1, n * P + n * (n - 1) // 2]
         text = pg.inner_text("#kv-mem")
-        lanes = pg.inner_text("#kv-out")
+        lanes = pg.text_content("#kv-out")  # in its disclosure, under the picture
+        # the picture (issue 43): two grids whose run cells are the two counts, drawn for this n
+        cells = pg.eval_on_selector_all("#kv-pic svg.kv-grid", "gs => gs.map(g => [Number(g.dataset.cells), g.querySelectorAll('.kv-row').length])")
+        assert cells == [[passes[1], n], [passes[0], n]]
         assert f"P + n − 1 = {P} + {n} − 1 = {P + n - 1}" in lanes
         macs = [float(x) for x in pg.get_attribute("#kv-out", "data-macs").split(",")]
         assert all(f"{int(m):,} multiply-adds (from the config: {int(m):,})" in lanes for m in macs)
@@ -110,8 +115,12 @@ def test_kernel_check_timing_is_measured(ready_page):
     pg = ready_page
     pg.eval_on_selector("#kernel-check", "e => e.scrollIntoView()")
     pg.wait_for_function("() => document.querySelector('#kc-out').dataset.result")
-    text = pg.inner_text("#kc-out")
-    for line in (pg.inner_text("#kc-fast"), pg.inner_text("#kc-exact")):
+    text = pg.text_content("#kc-out")
+    # the two paths drawn as bars of their time per product (issue 43), the lines one click away
+    bars = pg.eval_on_selector_all("#kc-pic .hbar", "bs => bs.map(b => Number(b.dataset.value))")
+    assert len(bars) == 2
+    assert bars[1] == pytest.approx(float(pg.get_attribute("#kc-out", "data-fast-us")))
+    for line in (pg.text_content("#kc-fast"), pg.text_content("#kc-exact")):
         assert re.search(r"\d µs per product|\d ms per product", line) and "0.000" not in line
     assert "GMAC/s" in text and "of the largest output" in text and "float32 rounding" in text
     assert float(pg.get_attribute("#kc-out", "data-fast-us")) > 0
@@ -121,7 +130,7 @@ def test_kernel_check_timing_is_measured(ready_page):
     pg.eval_on_selector("#kc-out", "e => { delete e.dataset.result; }")
     pg.click("#kc-run")
     pg.wait_for_function("() => document.querySelector('#kc-out').dataset.result", timeout=60_000)
-    assert "would take too long" in pg.inner_text("#kc-out")
+    assert "would take too long" in pg.text_content("#kc-out")
     # past the bound: a message beside the box, no long wait
     pg.fill("#kc-rows", "8192")
     pg.fill("#kc-cols", "4096")

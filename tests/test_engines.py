@@ -172,6 +172,14 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
             col.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }));
             await __lane.until('q to follow the key', () => __lane.$('#sr-q').value !== q && pic('#sr-pic') !== drawn, 30);
             __lane.fill('#sr-q', q);
+            __lane.$('#kv-race').scrollIntoView();
+            const rows = () => __lane.$('#kv-pic svg.kv-grid') && __lane.$('#kv-pic svg.kv-grid').querySelectorAll('.kv-row').length;
+            await __lane.until('the KV grids', rows, 60);
+            const n = __lane.$('#kv-n').value;
+            __lane.fill('#kv-n', '5'); __lane.$('#kv-run').click();
+            await __lane.until('the KV grids for 5 tokens', () => rows() === 5, 60);
+            __lane.fill('#kv-n', n);
+            if (document.querySelectorAll('#kc-pic .hbar').length !== 2) throw new Error('the kernel check has no bars');
             return true; }""")
 
     # 5. a 360 px phone: nothing wider than the screen anywhere down the page

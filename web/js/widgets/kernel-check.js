@@ -9,6 +9,7 @@ import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { whenFacts } from "../facts.js";
 import { f2, shape } from "../live/formats.js";
+import { drawBars } from "../diagrams/hbars.js";
 
 const MAX_MACS = 4_194_304; // kernelcheck.MAX_MACS: Python checks it too and names the box
 // the kernel's name (the same words as the start-up line's)
@@ -39,12 +40,19 @@ export function mountKernelCheck(root) {
     const path = (key, p) => t(key, { us: f2.us(res[`${p}_us`]), g: f2.g(res[`${p}_gmacs`]), calls: res[`${p}_calls`],
       err: err(res[`${p}_rel_err`]) });
     setStatus(out, ""); // the "multiplying…" line is over
+    // the two paths' time per product as bars (µs: shorter is faster), the lines in a disclosure
+    const bars = drawBars([
+      { label: t("w2.kc.bar_exact"), value: res.exact_us, text: f2.us(res.exact_us), cls: "hbar-neutral" },
+      { label: t("w2.kc.bar_fast"), value: res.fast_us, text: f2.us(res.fast_us), cls: "hbar-ours" }],
+    Math.min(out.clientWidth || 600, 720), t("w2.kc.bars_aria", { exact: f2.us(res.exact_us), fast: f2.us(res.fast_us) }));
     out.replaceChildren(
       el("div", {}, t("w2.kc.head", { kernel: kernelName(res.kernel, res.simd), shape: shape(r, c), macs: r * c })),
-      el("div", { id: "kc-exact" }, path("w2.kc.exact", "exact")),
-      el("div", { id: "kc-fast" }, path("w2.kc.fast", "fast")),
-      el("div", { class: "hint" }, hasRef ? t("w2.kc.ref_note") : t("w2.kc.no_ref", { n: res.reference_macs })),
-      el("div", { class: "hint" }, t("w2.kc.first", { list: res.fast.slice(0, 4).map((v) => fmt(v, 4)).join(t("w2.kc.list_sep")) })),
+      el("div", { class: "kc-pic", id: "kc-pic" }, bars),
+      el("details", { class: "numbers" }, el("summary", { t: "w2.kc.numbers" }),
+        el("div", { id: "kc-exact" }, path("w2.kc.exact", "exact")),
+        el("div", { id: "kc-fast" }, path("w2.kc.fast", "fast")),
+        el("div", { class: "hint" }, hasRef ? t("w2.kc.ref_note") : t("w2.kc.no_ref", { n: res.reference_macs })),
+        el("div", { class: "hint" }, t("w2.kc.first", { list: res.fast.slice(0, 4).map((v) => fmt(v, 4)).join(t("w2.kc.list_sep")) }))),
     );
   }
   onLang(() => { if (last && out.dataset.result && !out.classList.contains("error")) draw(last); });

@@ -9,6 +9,7 @@ import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { f2, whole, sizeComparison } from "../live/formats.js";
 import { KV_RACE } from "../live/examples.js";
+import { drawKvGrids } from "../diagrams/kv-grids.js";
 
 export function mountKvRace(root) {
   const prompt = el("input", { type: "text", id: "kv-prompt", value: KV_RACE.prompt, size: 44,
@@ -17,12 +18,23 @@ export function mountKvRace(root) {
   const run = el("button", { id: "kv-run", t: "w2.kv.run" });
   const out = el("div", { class: "columns two", id: "kv-out" });
   const mem = el("div", { class: "readout", id: "kv-mem" });
+  const pic = el("div", { class: "kv-pic", id: "kv-pic" });
   root.append(el("div", { class: "controls" }, el("label", {}, el("span", { t: "w2.kv.prompt" }), " ", prompt),
-    el("label", {}, el("span", { t: "w2.kv.n" }), " ", n), run), out, mem,
+    el("label", {}, el("span", { t: "w2.kv.n" }), " ", n), run),
+    el("p", { class: "diagram-desc", t: "w2.kv.pic_desc" }), pic, mem,
+    el("details", { class: "numbers" }, el("summary", { t: "w2.kv.numbers" }), out),
     el("p", { class: "hint", t: "w2.kv.timing" }));
+  // the two grids side by side where they fit, one above the other on a phone
+  const picture = ({ r, count }, play) => {
+    const w = pic.clientWidth || 600;
+    const grids = drawKvGrids(r.prompt_tokens, count, w >= 640 ? (w - 32) / 2 : w);
+    pic.replaceChildren(grids);
+    if (play) grids.play();
+  };
   let last = null; // the last race, drawn again in a new language
 
-  function draw({ r, count }) {
+  function draw({ r, count }, play = false) {
+    picture({ r, count }, play);
     const P = r.prompt_tokens, w = r.with_cache, wo = r.without_cache;
     const col = (title, x, formula, words, macsFormula) => el("div", { class: "col" }, el("div", { class: "col-head", text: t(title) }),
       el("div", {}, t("w2.kv.passes", { passes: x.passes, words, formula: f2.int(formula) })),
@@ -54,7 +66,7 @@ export function mountKvRace(root) {
     const w = r.with_cache, wo = r.without_cache;
     const same = r.same_work;
     last = { r, count };
-    draw(last);
+    draw(last, true);
     mem.dataset.same = r.same_output;
     mem.dataset.sameWork = same;
     out.dataset.passes = `${w.passes},${wo.passes}`;
