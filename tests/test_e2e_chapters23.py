@@ -49,6 +49,14 @@ def test_bit_depth_widget_and_restore(ready_page):
     three = next(r for r in row if r[0] == "3")
     assert float(three[2]) == round(py(pg, "ch2_requant", bits=3, scheme="row")["story"]["surprise"], 3)
     assert float(three[2]) > story[4]
+    # the picture (issue 43): a line per scheme the export measured, and the 3-bit run ringed on its line
+    facts = py(pg, "ch2_facts")["heldout"]
+    lines = pg.eval_on_selector_all("#bd-pic .bl-line", "ls => ls.map(l => l.dataset.scheme)")
+    assert sorted(lines) == sorted(facts["delta"])
+    pg.wait_for_selector("#bd-pic .bl-run[data-run='3:row']")
+    ring = pg.eval_on_selector("#bd-pic .bl-run[data-run='3:row']", "c => Number(c.getAttribute('cy'))")
+    dots = pg.eval_on_selector_all("#bd-pic .bl-dot.bl-row", "ds => ds.map(d => [Number(d.getAttribute('cx')), Number(d.getAttribute('cy'))])")
+    assert any(abs(cy - ring) < 1e-6 for _, cy in dots)
     py(pg, "ch2_requant", bits=8, scheme="row")
     pg.click("#bd-back")
     pg.wait_for_function("() => document.querySelectorAll('#bd-table tr').length >= 3")

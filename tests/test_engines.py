@@ -180,6 +180,7 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
             await __lane.until('the KV grids for 5 tokens', () => rows() === 5, 60);
             __lane.fill('#kv-n', n);
             if (document.querySelectorAll('#kc-pic .hbar').length !== 2) throw new Error('the kernel check has no bars');
+            if (document.querySelectorAll('#bd-pic .bl-run').length < 2) throw new Error('bit depth: the arrival runs are not ringed');
             return true; }""")
 
     # 5. a 360 px phone: nothing wider than the screen anywhere down the page

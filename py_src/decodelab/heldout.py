@@ -18,7 +18,9 @@ def heldout_summary(h: dict | None) -> dict | None:
     out = {"stories": h["stories"], "tokens": h["tokens"], "float_nats": h["float"]["nats_per_token"],
            "int8_delta": h["int8"]["nats_per_token"] - h["float"]["nats_per_token"],
            "sweep_stories": rq["stories"], "sweep_tokens": rq["tokens"], "sweep_float_nats": fl,
-           "delta": {}, "cheap": {}, "thread": {}, "thread_delta": {}, "collapse": {}, "collapse_delta": {}}
+           "delta": {}, "cheap": {}, "thread": {}, "thread_delta": {}, "collapse": {}, "collapse_delta": {},
+           # the thresholds themselves, for the page's picture of the sweep (declared here only)
+           "limits": {"cheap": CHEAP, "thread": THREAD, "collapse": COLLAPSE}}
     for sch in spec.SCHEME_NAMES:
         by = rq.get(sch)
         if not by:

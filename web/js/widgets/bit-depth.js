@@ -13,6 +13,7 @@ import { f2, whole } from "../live/formats.js";
 import { storyVerdict, tableWords, bitDepthLow } from "../live/words.js";
 import { SPEC } from "../generated/spec.js";
 import * as store from "../store.js";
+import { drawBitsLoss } from "../diagrams/bits-loss.js";
 
 const SCHEMES = SPEC.schemes;
 const schemeKey = (scheme) => `w2.scheme.${scheme}`;
@@ -36,10 +37,19 @@ export function mountBitDepth(root) {
   const head = ["bits", "scales", "story", "vs8", "heldout", "pasted", "ms"];
   const table = el("table", { class: "data", id: "bd-table", tabindex: 0, "t-aria-label": "w2.bd.table_aria" },
     el("tr", {}, head.map((h) => el("th", { t: `w2.bd.h.${h}` }))));
+  const pic = el("div", { class: "bd-pic", id: "bd-pic" });
   root.append(
     el("div", { class: "controls" }, el("label", {}, el("span", { t: "w2.bd.bits" }), " ", bits, bitsOut), scheme, apply, back), pasted, out,
-    el("p", { class: "hint", t: "w2.bd.table_hint" }),
-    el("div", { class: "table-scroll" }, table), el("div", { class: "controls" }, lend), lendOut);
+    el("p", { class: "diagram-desc", t: "w2.bd.pic_desc" }), pic,
+    el("details", { class: "numbers" }, el("summary", { t: "w2.bd.numbers" }), el("p", { class: "hint", t: "w2.bd.table_hint" }),
+      el("div", { class: "table-scroll" }, table)), el("div", { class: "controls" }, lend), lendOut);
+  // the export's sweep as lines, the reader's runs ringed on them (drawn again as runs come in)
+  let heldout = null;
+  const drawPicture = () => {
+    if (!heldout || !heldout.delta) return;
+    pic.replaceChildren(drawBitsLoss(heldout.delta, results, Math.min(pic.clientWidth || 640, 760), heldout.limits));
+  };
+  whenFacts((f) => { heldout = f.heldout; drawPicture(); });
   const showBits = (v) => { bitsOut.textContent = whole(Number(v)); };
   bits.addEventListener("input", () => showBits(bits.value));
   let current = { bits: 8, scheme: "row" }, lent = false;
@@ -75,6 +85,7 @@ export function mountBitDepth(root) {
   onLang(() => {
     for (const [tr, cells] of rows) cells().forEach((v, i) => { tr.cells[i].textContent = v; });
     showBits(bits.value);
+    drawPicture();
     if (shown && !out.classList.contains("error")) drawOut(...shown);
   });
 
@@ -93,6 +104,7 @@ export function mountBitDepth(root) {
       fmt(r.requant_ms, 1)]);
     if (lent) lendText();
     results.push({ bits: b, scheme: s, story: r.story });
+    drawPicture();
     setLive({ "ch2.bits.table_words": () => tableWords(results) }); // the reader's table so far
     return r;
   }
