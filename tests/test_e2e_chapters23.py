@@ -22,10 +22,24 @@ def test_kv_race_same_output_and_pass_counts(ready_page):
 
 def test_outliers_row_scales_win(ready_page):
     pg = ready_page
-    pg.wait_for_selector("#ol-ratio")
+    pg.wait_for_selector("#ol-pic svg")
     r = py(pg, "ch2_outliers", rows=64, cols=256, outlier=40.0)
     assert r["matrix"]["mean_abs_error"] > 3 * r["row"]["mean_abs_error"]
     assert r["matrix"]["outlier_row_error"] >= r["row"]["outlier_row_error"] * 0.999
+    # the picture (issue 43): an ordinary row over each scheme's comb; the matrix's step is the
+    # planted outlier over 127, and a bigger outlier widens it and moves the weights' landings
+    pic = r["picture"]
+    assert pic["row"] != 32 and abs(pic["steps"]["matrix"] - 40.0 / 127) < 1e-9
+    assert all(abs(w - q) <= pic["steps"]["row"] / 2 + 1e-12 for w, q in zip(pic["weights"], pic["rounded"]["row"]))
+    step = lambda: float(pg.get_attribute("#ol-pic .ol-strip[data-scheme='matrix']", "data-step"))
+    lands = lambda: pg.eval_on_selector_all("#ol-pic .ol-matrix .ol-land", "cs => cs.map(c => c.getAttribute('cx'))")
+    before, where = step(), lands()
+    assert len(where) == len(pic["weights"])
+    pg.eval_on_selector("#ol-outlier", "e => { e.value = 2.9; e.dispatchEvent(new Event('input')); }")
+    pg.wait_for_function(f"() => Number(document.querySelector(\"#ol-pic .ol-strip[data-scheme='matrix']\").dataset.step) > {before * 5}")
+    assert lands() != where
+    assert step() == pytest.approx(10 ** 2.9 / 127, rel=1e-4)
+    assert pg.eval_on_selector("#ol-pic svg", "s => s.getAttribute('aria-label')")
 
 
 def test_bit_depth_widget_and_restore(ready_page):

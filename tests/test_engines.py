@@ -179,6 +179,13 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
             __lane.fill('#kv-n', '5'); __lane.$('#kv-run').click();
             await __lane.until('the KV grids for 5 tokens', () => rows() === 5, 60);
             __lane.fill('#kv-n', n);
+            __lane.$('#outliers').scrollIntoView();
+            const step = () => __lane.$('#ol-pic .ol-matrix') && Number(__lane.$('#ol-pic .ol-matrix').dataset.step);
+            await __lane.until('the outliers picture', step, 60);
+            const before = step(), size = __lane.$('#ol-outlier').value;
+            __lane.fill('#ol-outlier', '2.5');
+            await __lane.until('the matrix comb widened', () => step() > before * 2, 60);
+            __lane.fill('#ol-outlier', size);
             if (document.querySelectorAll('#kc-pic .hbar').length !== 2) throw new Error('the kernel check has no bars');
             if (document.querySelectorAll('#bd-pic .bl-run').length < 2) throw new Error('bit depth: the arrival runs are not ringed');
             return true; }""")

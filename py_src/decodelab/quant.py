@@ -138,7 +138,27 @@ def planted_outlier_errors(rows: int, cols: int, outlier: float, bits: int = 8, 
     res["matrix_scale"] = matrix_amax / qmax
     res["outlier_is_max"] = abs(outlier) >= matrix_amax
     res["bytes"] = {"float32": 4 * rows * cols, "int8": rows * cols, "row_scales": 4 * rows, "matrix_scale": 4}
+    res["picture"] = {**outlier_picture(w, orow, matrix_amax, qmax), "outlier": outlier}
     res["ratio"] = res["matrix"]["mean_abs_error"] / max(1e-30, res["row"]["mean_abs_error"])
     if math.isnan(res["ratio"]):
         res["ratio"] = 0.0
     return res
+
+
+PICTURE_WEIGHTS = 48  # weights of one row the outliers picture places on its number line
+
+
+def outlier_picture(w: list, orow: int, matrix_amax: float, qmax: int) -> dict:
+    """What the outliers picture draws: an ordinary row's first weights (not the outlier's row,
+    where there is another) with the step of each scheme's comb of levels and where each weight
+    lands on it. The row's own largest weight sets its per-row step; the outlier sets the matrix's."""
+    r = 0 if orow != 0 or len(w) == 1 else 1
+    row = w[r]
+    steps = {"row": max(abs(v) for v in row) / qmax, "matrix": matrix_amax / qmax}
+    shown = row[:PICTURE_WEIGHTS]
+
+    def level(v: float, s: float) -> float:
+        return s * max(-qmax, min(qmax, round_half_away(v / s))) if s else 0.0
+
+    return {"row": r, "weights": shown, "reach": max(abs(v) for v in row), "qmax": qmax, "steps": steps,
+            "rounded": {k: [level(v, s) for v in shown] for k, s in steps.items()}}

@@ -1,12 +1,15 @@
 // One scale per row against one per matrix, with a planted outlier: errors, the s/4 rule of
 // thumb that predicts them, and the bytes each scheme costs. It starts at the reference example
 // (live/examples.js OUTLIERS) the prose's ch2.ol.* numbers are computed from.
-// The readout is drawn from the last result, again after a language switch.
+// The picture (an ordinary row over each scheme's comb of levels) comes first; the table and the
+// sentences under it are in a "numbers" disclosure. Both are drawn from the last result, again
+// after a language switch.
 import { call } from "../engine.js";
 import { el, numberBox, fmt, latest, readNumber, showError, setStatus } from "../ui.js";
 import { t, onLang } from "../i18n.js";
 import { f2 } from "../live/formats.js";
 import { OUTLIERS } from "../live/examples.js";
+import { drawOutlierComb } from "../diagrams/outlier-comb.js";
 
 export function mountOutliers(root) {
   const rows = numberBox({ integer: true, id: "ol-rows", value: OUTLIERS.rows, min: 1, max: 256, "t-aria-label": "w2.rows" });
@@ -24,14 +27,18 @@ export function mountOutliers(root) {
   function draw(r) {
     const scale = { row: r.row_scale_mean, matrix: r.matrix_scale };
     const bytes = { row: r.bytes.row_scales, matrix: r.bytes.matrix_scale };
-    res.replaceChildren(el("table", { class: "data", tabindex: 0, "t-aria-label": "w2.ol.table_aria" },
-      el("tr", {}, ["scales", "err", "pred", "row", "bytes"].map((h) => el("th", { t: `w2.ol.h.${h}` }))),
-      ["row", "matrix"].map((k) => el("tr", {}, el("td", { t: k === "row" ? "w2.ol.per_row" : "w2.ol.per_matrix" }),
-        el("td", { text: fmt(r[k].mean_abs_error, 5) }), el("td", { text: fmt(scale[k] / 4, 5) }),
-        el("td", { text: fmt(r[k].outlier_row_error, 5) }), el("td", { text: f2.bytes(bytes[k]) })))),
+    const pic = drawOutlierComb(r.picture, r.picture.outlier, Math.min(res.clientWidth || 640, 900));
+    // the picture, the one-line verdict under it, and the table one click away
+    res.replaceChildren(el("figure", { class: "ol-pic", id: "ol-pic" }, pic, el("figcaption", { class: "hint", t: "w2.ol.pic_note" })),
       el("div", { class: "readout", id: "ol-ratio" }, [t("w2.ol.ratio", { ratio: fmt(r.ratio, 1) }),
-        t(r.outlier_is_max ? "w2.ol.outlier_max" : "w2.ol.outlier_not_max"),
-        t("w2.ol.bytes", { int8: f2.bytes(r.bytes.int8), float32: f2.bytes(r.bytes.float32) })].join(" ")));
+        t(r.outlier_is_max ? "w2.ol.outlier_max" : "w2.ol.outlier_not_max")].join(" ")),
+      el("details", { class: "numbers" }, el("summary", { t: "w2.ol.numbers" }),
+        el("table", { class: "data", tabindex: 0, "t-aria-label": "w2.ol.table_aria" },
+          el("tr", {}, ["scales", "err", "pred", "row", "bytes"].map((h) => el("th", { t: `w2.ol.h.${h}` }))),
+          ["row", "matrix"].map((k) => el("tr", {}, el("td", { t: k === "row" ? "w2.ol.per_row" : "w2.ol.per_matrix" }),
+            el("td", { text: fmt(r[k].mean_abs_error, 5) }), el("td", { text: fmt(scale[k] / 4, 5) }),
+            el("td", { text: fmt(r[k].outlier_row_error, 5) }), el("td", { text: f2.bytes(bytes[k]) })))),
+        el("p", { class: "hint" }, t("w2.ol.bytes", { int8: f2.bytes(r.bytes.int8), float32: f2.bytes(r.bytes.float32) }))));
   }
   const sizeText = () => { outLabel.textContent = fmt(10 ** Number(outlier.value), 1); };
   onLang(() => { sizeText(); if (last && !res.classList.contains("error")) draw(last); });
