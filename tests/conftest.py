@@ -16,6 +16,11 @@ from decodelab_tools.browser import call as py  # noqa: E402,F401  (tests import
 from decodelab_tools.browser import guarded_page, launch, open_ready  # noqa: E402,F401
 
 
+def open_code(pg):
+    """Open the "see the code" disclosure that holds the toy sampler's Python cell (issue 43)."""
+    pg.evaluate("() => { document.querySelector('#toy-code').open = true; }")
+
+
 def examples() -> dict:
     """The reference examples (web/js/live/examples.js) as the page imports them, read by Node."""
     import functools

@@ -301,6 +301,24 @@ def test_ch2_lend_moves_only_the_playground():
     assert error("ch2_lend", on="yes")["field"] == "on"
 
 
+def test_ch1_toy_is_the_sampler_on_made_up_scores():
+    logits = [3.0, 2.6, 1.9, 1.7, 0.8, 0.5, -0.5, -2.0]
+    r = call("ch1_toy", logits=logits, settings={"temperature": 1.0}, seed=1, n=50)
+    # a rule not named is off: at T = 1 with no cut, q is the softmax of the scores itself
+    z = [math.exp(v - max(logits)) for v in logits]
+    assert r["q"] == pytest.approx([v / sum(z) for v in z]) and r["cuts"] == [] and r["survivors"] == 8
+    cut = call("ch1_toy", logits=logits, settings={"temperature": 1.0, "top_k": 5, "top_p": 0.8}, seed=1, n=50)
+    assert [c["rule"] for c in cut["cuts"]] == ["top_k", "top_p"] and cut["cuts"][0]["left"] == 5
+    assert cut["survivors"] == cut["cuts"][-1]["left"] == sum(cut["kept"]) < 5
+    assert sum(cut["q"]) == pytest.approx(1) and all(cut["kept"][d] for d in cut["draws"])
+    # the same seed draws the same tokens: more draws extend the list, never change its start
+    assert call("ch1_toy", logits=logits, settings={"temperature": 1.0}, seed=1, n=60)["draws"][:50] == r["draws"]
+    assert error("ch1_toy", logits=[1.0], settings={}, seed=1, n=1)["field"] == "logits"
+    assert error("ch1_toy", logits=[1.0, float("nan")], settings={}, seed=1, n=1)["field"] == "logits"
+    assert error("ch1_toy", logits=logits, settings={"temperature": -1}, seed=1, n=1)["field"] == "temperature"
+    assert error("ch1_toy", logits=logits, settings={}, seed=1, n=10_000)["field"] == "n"
+
+
 def test_ch2_outliers_and_requant():
     r = call("ch2_outliers", rows=8, cols=64, outlier=50.0)
     assert r and isinstance(r, dict)

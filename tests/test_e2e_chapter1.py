@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from conftest import examples, frames, guarded_page, open_ready, py, settled
+from conftest import examples, frames, guarded_page, open_code, open_ready, py, settled
 
 from decodelab import sampler as S
 
@@ -172,6 +172,7 @@ def test_repeated_4grams_highlighted(ready_page):
 
 def test_python_cell_and_end_token(ready_page):
     pg = ready_page
+    open_code(pg)
     pg.click("#pc-run")
     pg.wait_for_selector("#pc-out[data-ms]")
     out = pg.inner_text("#pc-out")
@@ -203,7 +204,7 @@ def test_python_cell_and_end_token(ready_page):
 # give it its own check)
 FILLED = {
     "sampler-panel": "#sp-bars .bar-row", "four-temps": "#ft-col-3 .tok", "greedy-loops": "#gl-col-1 .tok",
-    "end-slide": "#es-out[data-reason]", "python-cell": "#pc-out[data-ms]", "loop-cell": "#lc-out[data-ms]",
+    "end-slide": "#es-out[data-reason]", "toy-sampler": "#toy-pic svg", "python-cell": "#pc-out[data-ms]", "loop-cell": "#lc-out[data-ms]",
     "playground": "#pg-out[data-reason]",
 }
 
@@ -250,6 +251,9 @@ def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site
                 assert 3 <= n <= 4
                 continue
             assert wid in FILLED, f"widget #{wid} has no check of what it shows"
+            if wid == "python-cell":  # behind "see the code": the reader opens it, and it runs once seen
+                open_code(pg)
+                pg.evaluate("(i) => document.querySelectorAll('#ch1 .widget')[i].scrollIntoView({block: 'center'})", i)
             try:
                 pg.wait_for_selector(FILLED[wid], timeout=60_000)
             except Exception:  # say what the widget showed instead (a rare failure here, not yet understood)
@@ -422,3 +426,33 @@ def test_the_held_out_figure_is_the_model_files_or_says_it_is_missing(ready_page
         m.heldoutText({val_nats_at_export: 2.7}), m.heldoutText(undefined)])""")
     assert got[0].startswith("2.50 nats per token") and "12.2 faces" in got[0] and "123,456" in got[0]
     assert all("not measured for this model" in t and not any(c.isdigit() for c in t) for t in got[1:])
+
+
+def test_toy_sampler_picture_follows_the_sliders(ready_page):
+    """The eight-word sampler (issue 43): bars by sampler.py's own rules, a dashed line where each
+    cut falls, seeded draws piling up one dot each; a bad number stays in its box with a message."""
+    pg = ready_page
+    toy = examples()["TOY"]
+    pg.eval_on_selector("#toy-sampler", "e => e.scrollIntoView({block: 'center'})")
+    pg.wait_for_selector(f"#toy-pic svg[data-draws='{toy['n']}']")
+    assert pg.eval_on_selector_all("#toy-pic .tb-dot", "ds => ds.length") == toy["n"]
+    assert pg.eval_on_selector_all("#toy-pic .tb-cutline", "ls => ls.length") == 0  # no filter at first
+    pg.fill("#toy-k-num", "3")
+    pg.wait_for_selector("#toy-pic svg[data-left='3']")
+    assert pg.eval_on_selector_all("#toy-pic .tb-cutline", "ls => ls.map(l => l.dataset.rule)") == ["top_k"]
+    pg.fill("#toy-p-num", "0,6")  # a decimal comma is a number too
+    pg.click("#toy-draw10")
+    pg.wait_for_selector(f"#toy-pic svg[data-draws='{toy['n'] + 10}']")
+    settings = {"temperature": 1.0, "top_k": 3, "top_p": 0.6}
+    want = cpy("ch1_toy", logits=toy["logits"], settings=settings, seed=toy["seed"], n=toy["n"] + 10)
+    assert int(pg.get_attribute("#toy-pic svg", "data-left")) == want["survivors"] < 3
+    assert pg.eval_on_selector_all("#toy-pic .tb-cutline", "ls => ls.map(l => l.dataset.rule)") == ["top_k", "top_p"]
+    qs = pg.eval_on_selector_all("#toy-pic .tb-word", "gs => gs.map(g => Number(g.dataset.q))")
+    assert qs == pytest.approx(want["q"], abs=1e-6)
+    drawn = [int(c) for c in pg.eval_on_selector_all("#toy-table tr td:last-child", "ts => ts.map(t => t.textContent)")]
+    assert drawn == [want["draws"].count(i) for i in range(len(toy["words"]))] and sum(drawn) == toy["n"] + 10
+    assert all(want["q"][d] > 0 for d in want["draws"])  # nothing cut is ever drawn
+    pg.fill("#toy-t-num", "0")
+    pg.wait_for_selector("#toy-t-num + .field-error:not([hidden]), #toy-sampler .field-error:not([hidden])")
+    assert pg.input_value("#toy-t-num") == "0"
+    assert int(pg.get_attribute("#toy-pic svg", "data-draws")) == toy["n"] + 10  # the picture stayed

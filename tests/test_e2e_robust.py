@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, guarded_page, open_ready, py, settled, widest_while_scrolling
+from conftest import ROOT, guarded_page, open_code, open_ready, py, settled, widest_while_scrolling
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -42,6 +42,7 @@ def test_clicks_during_boot_are_answered_when_python_is_ready(browser, site):
 def test_an_endless_loop_can_be_stopped_and_nothing_typed_is_lost(browser, site):
     ctx, pg = fresh(browser, site)
     open_ready(pg)
+    open_code(pg)
     pg.fill("#sp-prompt", "The brave little toaster went to")
     pg.fill("#ft-prompt", "A reader typed this")
     pg.fill("#pc-code", "while True:\n    pass")
@@ -65,6 +66,7 @@ def test_an_endless_loop_can_be_stopped_and_nothing_typed_is_lost(browser, site)
 def test_python_closing_the_worker_is_detected_and_repaired(browser, site):
     ctx, pg = fresh(browser, site)
     open_ready(pg)
+    open_code(pg)
     pg.fill("#pc-code", "import js\njs.close()")
     pg.click("#pc-run")
     pg.wait_for_function("() => (document.body.dataset.engineNotice || '').includes('restarted')", timeout=30_000)
@@ -318,6 +320,7 @@ def test_a_missing_standard_library_is_named_when_the_readers_cell_first_needs_i
     pg.route("**/pyodide/python_stdlib_source.zip*", lambda r: r.fulfill(status=404, body="not here"))
     open_ready(pg)
     assert pg.evaluate("() => document.body.dataset.pythonStart") == "snapshot"
+    open_code(pg)
     pg.eval_on_selector("#python-cell", "e => e.scrollIntoView({block: 'center'})")
     pg.click("#pc-run")
     pg.wait_for_function("() => /python_stdlib_source\\.zip/.test(document.querySelector('#pc-out').textContent)",

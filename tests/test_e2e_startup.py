@@ -25,6 +25,7 @@ CALLS = [
     ("ch1_four", {"prompt": PROMPT, "temps": [0, 0.5, 1, 1.5], "seed": 3, "n": 12}),
     ("ch1_loops", {"openings": ["Once upon a time"], "n": 20}),
     ("ch1_long", {"prompt": PROMPT, "seed": 5, "n": 40, "stop_at_end": True}),
+    ("ch1_toy", {"logits": [3.0, 2.6, 1.9, 1.7, 0.8], "settings": {"temperature": 0.7, "top_k": 4, "top_p": 0.9}, "seed": 3, "n": 25}),
     ("ch2_kv_race", {"prompt": PROMPT, "n": 8}),
     ("ch2_outliers", {"rows": 8, "cols": 64, "outlier": 20.0}),
     ("ch2_requant", {"bits": 4, "scheme": "row"}),

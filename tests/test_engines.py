@@ -179,6 +179,13 @@ def test_the_page_works_in_every_engine_and_language(lane, site, lang):
             __lane.fill('#kv-n', '5'); __lane.$('#kv-run').click();
             await __lane.until('the KV grids for 5 tokens', () => rows() === 5, 60);
             __lane.fill('#kv-n', n);
+            __lane.$('#toy-sampler').scrollIntoView();
+            const left = () => __lane.$('#toy-pic svg') && __lane.$('#toy-pic svg').dataset.left;
+            await __lane.until('the toy sampler picture', left, 60);
+            const k = __lane.$('#toy-k-num').value;
+            __lane.fill('#toy-k-num', '2');
+            await __lane.until('the toy sampler cut to two words', () => left() === '2' && __lane.$('#toy-pic .tb-cutline'), 60);
+            __lane.fill('#toy-k-num', k);
             __lane.$('#outliers').scrollIntoView();
             const step = () => __lane.$('#ol-pic .ol-matrix') && Number(__lane.$('#ol-pic .ol-matrix').dataset.step);
             await __lane.until('the outliers picture', step, 60);

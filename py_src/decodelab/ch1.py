@@ -158,6 +158,46 @@ def ch1_tokenize(prompt: str) -> dict:
     return {"ids": ids, "texts": token_texts(e, ids)}
 
 
+# ---- the toy sampler: eight made-up words -------------------------------------------------------
+
+TOY_MAX_WORDS, TOY_MAX_DRAWS = 16, 500
+
+
+@endpoint
+def ch1_toy(logits: list, settings: dict, seed: int, n: int) -> dict:
+    """The whole sampler on a handful of made-up scores, by the same rules as the model's panel:
+    each word's probability after temperature (p) and after the filters (q), how many words each
+    cut leaves, in the order the sampler applies them, and the first n seeded draws."""
+    if not isinstance(logits, list) or not 2 <= len(logits) <= TOY_MAX_WORDS:
+        raise InputError("ch1_toy_words", "logits", lo=2, hi=TOY_MAX_WORDS)
+    for v in logits:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or abs(v) > 1e4:
+            raise InputError("ch1_toy_score", "logits")
+    if not isinstance(settings, dict):
+        raise InputError("ch1_toy_settings", "settings")
+    off = {step.field: step.neutral for step in S.STEPS}  # a rule the toy does not name is off
+    s = S.make_settings(**{**off, **settings})
+    seed = check_seed(seed)
+    check_count(n, 0, TOY_MAX_DRAWS, "n", "ch1_toy_draws")
+    src = S.ListLogits(logits)
+    st = S.sample_step(src, [], s, None, head_size=len(logits), fetch_all=True)
+    p, q = [0.0] * len(logits), [0.0] * len(logits)
+    for i, pi, qi in st.head:
+        p[i], q[i] = pi, qi
+    # each cut that is on, and how many words are left after it and every cut before it
+    cuts, on = [], {}
+    if s.temperature > 0:
+        for cut in S.CUTS:
+            if cut.on(getattr(s, cut.field)):
+                on[cut.field] = getattr(s, cut.field)
+                partial = S.make_settings(**{**off, **on, "temperature": s.temperature})
+                cuts.append({"rule": cut.field, "left": S.sample_step(src, [], partial, None, fetch_all=True).survivors})
+    rng = S.Rng(seed)
+    draws = [S.sample_token(src, [], s, rng) for _ in range(n)]
+    return {"p": p, "q": q, "kept": [x > 0 for x in q], "cuts": cuts, "draws": draws,
+            "survivors": st.survivors, "settings": s.as_dict()}
+
+
 # ---- four temperatures ----------------------------------------------------------------------------
 
 @endpoint

@@ -15,6 +15,7 @@ import { mountFourTemps } from "./widgets/four-temps.js";
 import { mountGreedyLoops } from "./widgets/greedy-loops.js";
 import { mountEndAndSlide } from "./widgets/end-and-slide.js";
 import { mountPythonCell } from "./widgets/python-cell.js";
+import { mountToySampler } from "./widgets/toy-sampler.js";
 import { mountKvRace } from "./widgets/kv-race.js";
 import { mountOutliers } from "./widgets/outliers.js";
 import { mountBitDepth } from "./widgets/bit-depth.js";
@@ -134,7 +135,7 @@ function mountAll() {
   // the naive loop's cell runs the very code the prose prints
   const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
   const mounts = [["sampler-panel", (n) => (ctx.panel = mountSamplerPanel(n))], ["four-temps", mountFourTemps],
-    ["greedy-loops", mountGreedyLoops], ["end-slide", mountEndAndSlide], ["python-cell", mountPythonCell],
+    ["greedy-loops", mountGreedyLoops], ["end-slide", mountEndAndSlide], ["toy-sampler", mountToySampler], ["python-cell", mountPythonCell],
     ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "w1.lc.title" })],
     ["playground", (n) => mountPlayground(n, ctx)],
     ["kv-race", mountKvRace], ["q8-table", mountQ8Table], ["outliers", mountOutliers],

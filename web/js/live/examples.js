@@ -20,6 +20,12 @@ export const LOOPS = { openings: ["Once upon a time, there was a little girl nam
 export const END_RUN = { prompt: "Once upon a time, there was a little fox.", seed: 11, n: 400, stop_at_end: true };
 export const SLIDE_RUN = { prompt: END_RUN.prompt, seed: END_RUN.seed, n: 700, stop_at_end: false };
 
+// the toy sampler: eight made-up words with fixed scores, in rank order (the picture's widget and
+// the Python cell behind it both start from these), the picture's first settings, its seed and
+// how many draws it starts with
+export const TOY = { words: ["the", "a", "dog", "cat", "ran", "sat", "happy", "moon"],
+  logits: [3.0, 2.6, 1.9, 1.7, 0.8, 0.5, -0.5, -2.0], settings: { temperature: 1, top_k: 0, top_p: 1 }, seed: 1, n: 20 };
+
 // chapter 2's widgets
 export const KV_RACE = { prompt: "Once upon a time, there was a big brown dog named", n: 30 };
 // the planted outlier's size is a slider over its power of ten

@@ -5,12 +5,16 @@
 import { call } from "../engine.js";
 import { el, serial, fieldError, whenSeen, setStatus } from "../ui.js";
 import { t } from "../i18n.js";
+import { TOY } from "../live/examples.js";
+
+// the toy's words and scores as Python writes them (declared once, in live/examples.js)
+const pyList = (xs) => `[${xs.join(", ")}]`;
 
 const STARTER = `# Eight made-up scores (logits) and what temperature, top-k and top-p do to them.
 import math, random
 
-words  = ["the", "a", "dog", "cat", "ran", "sat", "happy", "moon"]
-logits = [3.0, 2.6, 1.9, 1.7, 0.8, 0.5, -0.5, -2.0]
+words  = ${pyList(TOY.words.map((w) => JSON.stringify(w)))}
+logits = ${pyList(TOY.logits.map((v) => v.toFixed(1)))}
 
 def probs(T):
     z = [l / T for l in logits]
