@@ -423,6 +423,33 @@ def step_text_and_pages() -> dict:
     return hashes
 
 
+def step_first_frames() -> bool:
+    """Each figure's first frame, drawn by the built page in Chromium, written into the served
+    pages (decodelab_tools/firstframes.py; the list is web/js/first-frames.js). True if a page
+    changed. It runs the site, so it comes after build-info.json, which then is written again."""
+    from decodelab_tools import firstframes, texts
+    from decodelab_tools.firstpaint import page_name
+
+    from decodelab_tools.mathrender import StyleClasses
+
+    copies = firstframes.frames(ROOT, WEB, CACHE, log)
+    styles = StyleClasses("ff", "the first frames' inline styles (web/js/first-frames.js)")
+    changed = False
+    for lang, got in copies.items():
+        page = WEB / page_name(lang)
+        html = page.read_text(encoding="utf-8")
+        if 'class="first-frame"' in html:
+            continue  # written by an earlier build from the same pages
+        page.write_text(firstframes.insert(html, {host: styles(copy) for host, copy in got.items()}), encoding="utf-8")
+        changed = True
+    css = WEB / "css" / "frames.css"
+    if changed or not css.exists():
+        css.write_text(styles.css() if changed else "/* no first frames in this build */\n")
+    if copies:
+        log(f"first frames: {', '.join(f'{lang} {len(got)}' for lang, got in copies.items())}")
+    return changed
+
+
 def step_build_info(micropip: Path, models: list[str], kernels: dict, package: Path,
                     snapshot: dict, i18n: dict) -> None:
     """web/build-info.json: file names and content hashes the worker uses (cache busting), the
@@ -516,6 +543,8 @@ def build() -> None:
     models = step_models()
     i18n = step_text_and_pages()
     step_build_info(micropip, models, kernels, package, snapshot, i18n)
+    if step_first_frames():
+        step_build_info(micropip, models, kernels, package, snapshot, i18n)  # the pages changed: the offline list's hashes
     log(f"site ready in {WEB}")
 
 

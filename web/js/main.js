@@ -16,6 +16,7 @@ import { mountGreedyLoops } from "./widgets/greedy-loops.js";
 import { mountEndAndSlide } from "./widgets/end-and-slide.js";
 import { mountPythonCell } from "./widgets/python-cell.js";
 import { mountToySampler } from "./widgets/toy-sampler.js";
+import { keepFirstFrame } from "./first-frames.js";
 import { mountKvRace } from "./widgets/kv-race.js";
 import { mountOutliers } from "./widgets/outliers.js";
 import { mountBitDepth } from "./widgets/bit-depth.js";
@@ -156,6 +157,7 @@ function mountAll() {
     if (!node || node.dataset.mounted) return;
     node.dataset.mounted = "1";
     const w = mount(node);
+    keepFirstFrame(node); // the build's copy of its first frame stays until the script has drawn its own
     live.push(w);
     persistInputs(node); // after mounting (the widget made its inputs), before anything reads them
     if (engine.isReady() && w && w.update) w.update(); // the engine was ready before this widget

@@ -34,7 +34,7 @@ function dotPicture(f) {
 }
 
 export function mountInt8Row(root) {
-  const body = root.querySelector(".diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
+  const body = root.querySelector(":scope > .diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
   const rowBox = el("div", { class: "q8-row" });
   const another = el("button", { class: "secondary", id: "fig-q8-another", t: "fig.q8.another", disabled: true });
   const status = el("p", { class: "hint status", "aria-live": "polite" });

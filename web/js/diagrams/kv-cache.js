@@ -54,7 +54,7 @@ function triangle(f, step) {
 }
 
 export function mountKvCache(root) {
-  const body = root.querySelector(".diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
+  const body = root.querySelector(":scope > .diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
   const pics = el("div", { class: "kv-pics" });
   const note = el("p", { class: "diagram-note", id: "fig-kv-note" });
   const next = el("button", { id: "fig-kv-next", t: "fig.kv.next", disabled: true });

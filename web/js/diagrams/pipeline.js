@@ -25,7 +25,7 @@ function card(cls, name, setting, count, frac, top) {
 }
 
 export function mountPipeline(root) {
-  const box = root.querySelector(".diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
+  const box = root.querySelector(":scope > .diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
   const status = el("p", { class: "hint status", "aria-live": "polite" });
   root.append(status);
 

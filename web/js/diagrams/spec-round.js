@@ -23,7 +23,7 @@ export function framesOf(r, gamma) {
 }
 
 export function mountSpecRound(root) {
-  const body = root.querySelector(".diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
+  const body = root.querySelector(":scope > .diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
   const grid = el("div", { class: "sr-grid", id: "fig-spec-grid" });
   const note = el("p", { class: "diagram-note", id: "fig-spec-note", "aria-live": "polite" });
   const step = el("button", { id: "fig-spec-step", t: "fig.spec.step", disabled: true });

@@ -1,0 +1,102 @@
+"""Each figure's first frame in the served HTML (issue 43), drawn by the page itself.
+
+The list of figures and the copy's rules live once, in web/js/first-frames.js. This module opens
+each language's built page in Debian's Chromium (reduced motion, so every figure shows its whole
+last frame), waits until the page's script has drawn each figure from the page's own endpoints,
+takes the copy `captureFrame` makes, and writes it into index.html, index.ru.html and
+index.vi.html as `<div class="first-frame">`: what a reader without JavaScript sees, and what
+every reader sees before the engine (and chapter 3's draft model) has started. The script removes
+a copy once it has drawn its own (keepFirstFrame).
+
+A browser at build time, not a DOM in Node: the figures are drawn by their widgets, with their
+data from Pyodide, exactly as a reader's browser draws them; there is no second drawing path to
+keep in step. Cached under build/cache until the page's scripts, texts, models, kernels or Python
+change. Without Chromium (or playwright) the build says so and serves the pages without copies.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from . import texts
+from .firstpaint import page_name
+
+WAIT_MS = 180_000  # the slowest figure waits for the draft model and two re-quantizations
+
+
+def inputs_digest(root: Path) -> str:
+    web = root / "web"
+    files = sorted([*root.glob("models/*.dlm"), *(web / "kernels").glob("*.wasm"), *(root / "py_src" / "decodelab").glob("*.py"),
+                    *(p for p in (web / "js").rglob("*.js") if not p.name.endswith(".bundle.js")),
+                    *(web / "i18n").glob("*.txt"), web / "page.html", web / "css" / "style.css",
+                    Path(__file__)])
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def capture(web: Path, langs) -> dict[str, dict[str, str]]:
+    """{lang: {host: html}} from the built site."""
+    from .browser import guarded_page, served_browser
+
+    out = {}
+    with served_browser(web) as (browser, site):
+        for lang in langs:
+            ctx, pg = guarded_page(browser, site, viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+            try:
+                pg.goto(f"{site}/?lang={lang}&sw=0")
+                pg.wait_for_function("() => document.body.dataset.mounted && document.body.dataset.ready", timeout=WAIT_MS)
+                frames = pg.evaluate("() => import('./js/first-frames.js').then((m) => m.FIRST_FRAMES)")
+                got = {}
+                for f in frames:
+                    pg.evaluate("(id) => document.getElementById(id).scrollIntoView({block: 'center'})", f["host"])
+                    pg.wait_for_function("(sel) => document.querySelector(sel)", arg=f["drawn"], timeout=WAIT_MS)
+                    pg.wait_for_timeout(300)  # a widget's last redraw after its data (the bit-depth runs ring in turn)
+                    html = pg.evaluate("(f) => import('./js/first-frames.js').then((m) => m.captureFrame(f))", f)
+                    if html:
+                        got[f["host"]] = html
+                out[lang] = got
+            finally:
+                ctx.close()
+    return out
+
+
+def frames(root: Path, web: Path, cache: Path, log) -> dict[str, dict[str, str]]:
+    """The copies for every language: from the cache, or captured now; {} without a browser."""
+    cached = cache / f"firstframes-{inputs_digest(root)}.json"
+    if cached.exists():
+        return json.loads(cached.read_text(encoding="utf-8"))
+    try:
+        import playwright  # noqa: F401
+        from .browser import CHROMIUM
+        if not Path(CHROMIUM).exists():
+            raise ImportError(CHROMIUM)
+    except ImportError as e:
+        log(f"first frames: no browser to draw them ({e}); the pages' scripts draw the figures")
+        return {}
+    langs = [lang for lang in texts.LANGS if (web / page_name(lang)).exists()]
+    got = capture(web, langs)
+    cache.mkdir(parents=True, exist_ok=True)
+    for old in cache.glob("firstframes-*.json"):
+        old.unlink()
+    cached.write_text(json.dumps(got, ensure_ascii=False), encoding="utf-8")
+    return got
+
+
+def insert(html: str, copies: dict[str, str]) -> str:
+    """The page with each copy written into its host: a figure's before its .diagram-body, a
+    widget's at its start (the script moves it below the controls it adds)."""
+    for host, copy in copies.items():
+        div = f'<div class="first-frame">{copy}</div>'
+        m = re.search(rf'<(figure|div)\b[^>]*\bid="{re.escape(host)}"[^>]*>', html)
+        if not m:
+            raise ValueError(f"first frames: no element with id {host} in the page")
+        if m.group(1) == "figure":
+            at = html.index('<div class="diagram-body">', m.end())
+        else:
+            at = m.end()
+        html = html[:at] + div + html[at:]
+    return html

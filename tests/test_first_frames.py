@@ -1,0 +1,107 @@
+"""Every figure drawn at first paint (issue 43): the served pages of each language hold each
+figure's first frame, drawn by the page itself when it was built (web/js/first-frames.js,
+decodelab_tools/firstframes.py), readable with JavaScript off; the script replaces it with its own."""
+import json
+import re
+import subprocess
+from html.parser import HTMLParser
+
+import pytest
+from conftest import WEB, guarded_page, open_ready
+
+from decodelab_tools import texts
+from decodelab_tools.firstpaint import page_name
+
+
+def frames_list():
+    url = (WEB / "js" / "first-frames.js").as_uri()
+    out = subprocess.run(["node", "-e", f"import({json.dumps(url)}).then(m => console.log(JSON.stringify(m.FIRST_FRAMES)))"],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+class Frames(HTMLParser):
+    """For each first frame, by the id of the element that holds it: the tags, ids and text inside."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.found, self.ids, self.frame = [], {}, [], None  # frame: (record, depth)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.append(a["id"])
+        if self.frame:
+            self.frame[0]["tags"].append(tag)
+            self.frame[0]["ids"] += [a["id"]] if a.get("id") else []
+            self.frame[0]["styled"] += "style" in a
+        elif "first-frame" in (a.get("class") or "").split():
+            host = next(i for _, i in reversed(self.stack) if i)
+            self.found[host] = {"tags": [], "ids": [], "text": "", "styled": 0}
+            self.frame = (self.found[host], len(self.stack))
+        self.stack.append((tag, a.get("id")))
+
+    def handle_endtag(self, tag):
+        while self.stack:  # void elements (<input>) have no end tag: pop up to the matching one
+            t, _ = self.stack.pop()
+            if t == tag:
+                break
+        if self.frame and len(self.stack) <= self.frame[1]:
+            self.frame = None
+
+    def handle_data(self, data):
+        if self.frame:
+            self.frame[0]["text"] += data
+
+
+@pytest.mark.parametrize("lang", texts.LANGS)
+def test_served_pages_hold_every_first_frame(lang):
+    html = (WEB / page_name(lang)).read_text(encoding="utf-8")
+    parser = Frames()
+    parser.feed(html)
+    for f in frames_list():
+        got = parser.found.get(f["host"])
+        assert got, f"{lang}: #{f['host']} has no first frame in the served page"
+        assert got["ids"] == [], f"{lang}: the copy in #{f['host']} keeps ids {got['ids'][:5]}"
+        assert not {"button", "input", "select", "textarea"} & set(got["tags"]), f"{lang}: #{f['host']} copy holds controls"
+        assert got["styled"] == 0, f"{lang}: #{f['host']} copy has style attributes (the CSP refuses them)"
+        # a drawing or a list with words: a frame, not an empty box
+        assert "svg" in got["tags"] or len(got["text"].strip()) > 20, (lang, f["host"], got["tags"][:12])
+    # ids stay unique: the copies added none
+    dup = {i for i in parser.ids if parser.ids.count(i) > 1}
+    assert dup == set(), dup
+
+
+def test_pictures_carry_their_names_in_the_language(tmp_path):
+    """The copies are drawn in each page's language: the pictures' accessible names differ."""
+    names = {}
+    for lang in texts.LANGS:
+        html = (WEB / page_name(lang)).read_text(encoding="utf-8")
+        m = re.search(r'id="outliers".*?<div class="first-frame">.*?aria-label="([^"]+)"', html, re.S)
+        assert m, lang
+        names[lang] = m.group(1)
+    assert len(set(names.values())) == len(names), names
+
+
+def test_the_script_takes_over_and_a_round_shows_before_the_draft_model(browser, site):
+    """With scripts on: before chapter 3's draft model has arrived (here it never does) the
+    speculative round is there, whole; every other figure's copy goes once the script has drawn it."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 1280, "height": 900})
+    try:
+        pg.route("**/models/draft.dlm*", lambda route: None)  # held: the draft model never arrives
+        open_ready(pg)
+        spec = "#fig-spec > .first-frame"
+        pg.eval_on_selector("#fig-spec", "e => e.scrollIntoView({block: 'center'})")
+        assert pg.is_visible(spec)
+        assert pg.eval_on_selector_all(f"{spec} .sr-row", "rs => rs.length") == 3
+        assert pg.eval_on_selector_all(f"{spec} .sr-new", "cs => cs.length") == 1  # the round's own token
+        assert pg.eval_on_selector_all(f"{spec} .sr-ok, {spec} .sr-no", "cs => cs.length") >= 1
+        # the figures chapter 1 and 2 draw without the draft model: their copies go when drawn
+        for f in ("toy-sampler", "outliers", "fig-int8", "sampling-rule"):
+            pg.eval_on_selector(f"#{f}", "e => e.scrollIntoView({block: 'center'})")
+            pg.wait_for_function(f"() => !document.querySelector('#{f} .first-frame')", timeout=60_000)
+        assert pg.eval_on_selector_all("#toy-pic svg", "s => s.length") == 1
+        assert pg.eval_on_selector_all("#toy-sampler svg", "s => s.length") == 1  # the live picture only
+        assert pg.is_visible(spec)  # still waiting, still shown
+    finally:
+        ctx.close()

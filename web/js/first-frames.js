@@ -1,0 +1,59 @@
+// The figures and pictures drawn at first paint (issue 43). The build (decodelab_tools/
+// firstframes.py) opens each language's page in Chromium with reduced motion (so each figure
+// shows its whole last frame: a full speculative round, the KV race's grids filled), waits until
+// the script has drawn each one from the page's own endpoints, copies it without its ids or
+// controls, and writes the copy into the served HTML: a reader without JavaScript, or before the
+// engine has started (the draft model takes seconds), sees the real figure. When the script has
+// drawn its own, the copy goes. DOM-free at import: the build imports this list.
+//
+// host: the element the copy is written into (a figure: before its .diagram-body; a widget: at
+// its end); part: what is copied; drawn: present once the script has drawn its own.
+export const FIRST_FRAMES = [
+  { host: "fig-pipeline", part: "#fig-pipeline .diagram-body", drawn: "#fig-pipeline .diagram-body .pipe-stage" },
+  { host: "toy-sampler", part: "#toy-pic", drawn: "#toy-pic svg" },
+  { host: "fig-kv", part: "#fig-kv .diagram-body", drawn: "#fig-kv .diagram-body svg" },
+  { host: "kv-race", part: "#kv-pic", drawn: "#kv-pic svg" },
+  { host: "fig-int8", part: "#fig-int8 .diagram-body", drawn: "#fig-int8 .diagram-body .q8-pairs" },
+  { host: "outliers", part: "#ol-pic", drawn: "#ol-pic svg" },
+  { host: "bit-depth", part: "#bd-pic", drawn: "#bd-pic svg" },
+  { host: "fig-spec", part: "#fig-spec .diagram-body", drawn: "#fig-spec[data-frame]" },
+  { host: "rounds", part: "#rt-pic", drawn: "#rt-pic svg" },
+  { host: "sampling-rule", part: "#sr-pic", drawn: "#sr-pic svg" },
+];
+
+// What a copy must not carry: ids (the script's own elements hold them), controls and the lines
+// that say what the script is doing, and anything that takes focus.
+const DROP = "button, input, select, textarea, .controls, .status, [role=status], details";
+// (a style attribute stays: the build turns each into a class of css/frames.css, as the page's
+// Content-Security-Policy refuses style attributes in HTML)
+const ATTRS = ["id", "for", "tabindex", "aria-controls", "aria-describedby", "aria-labelledby", "aria-live", "aria-valuenow",
+  "aria-valuemin", "aria-valuemax", "aria-valuetext", "aria-orientation"];
+
+// The copy of one entry's part, as HTML (run in the page by the build).
+export function captureFrame(entry) {
+  const src = document.querySelector(entry.part);
+  if (!src) return null;
+  const copy = src.cloneNode(true);
+  copy.querySelectorAll(DROP).forEach((n) => n.remove());
+  for (const n of [copy, ...copy.querySelectorAll("*")]) {
+    for (const a of ATTRS) n.removeAttribute(a);
+    const role = n.getAttribute("role");
+    if (role && role !== "img" && role !== "list" && role !== "listitem") n.removeAttribute("role");
+    n.removeAttribute("data-t");
+    n.removeAttribute("data-t-args");
+  }
+  return copy.outerHTML;
+}
+
+// At mount: the copy moves to the end of its widget (where the picture will be, below the
+// controls the mount added) and is removed as soon as the script has drawn its own.
+export function keepFirstFrame(host) {
+  const copy = host.querySelector(":scope > .first-frame");
+  const entry = FIRST_FRAMES.find((f) => f.host === host.id);
+  if (!copy || !entry) return;
+  const drawn = () => [...document.querySelectorAll(entry.drawn)].some((n) => !n.closest(".first-frame"));
+  if (drawn()) { copy.remove(); return; }
+  if (!host.matches("figure")) host.append(copy);
+  const watch = new MutationObserver(() => { if (drawn()) { watch.disconnect(); copy.remove(); } });
+  watch.observe(host, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-frame"] });
+}
