@@ -683,6 +683,15 @@ def test_fig_story_is_a_seeded_default_sampling_run():
     assert all(0 < p <= 1 for p in a["p"])
     assert call("fig_story", seed=6, n=30)["texts"] != a["texts"]
     assert error("fig_story", seed=-1)["field"] == "seed"
+    # the candidates each token was drawn from (issue 42): the drawn one among them, where it is in
+    # the five likeliest; a cut candidate has q = 0; another temperature writes another story
+    for tok, c in zip(a["texts"], a["candidates"]):
+        assert 1 <= len(c["texts"]) <= 5 and c["p"] == sorted(c["p"], reverse=True)
+        assert c["drawn"] == -1 or (c["texts"][c["drawn"]] == tok and c["q"][c["drawn"]] > 0)
+    assert sum(c["drawn"] >= 0 for c in a["candidates"]) >= len(a["texts"]) - 2
+    hot = call("fig_story", seed=5, n=30, temperature=1.5)
+    assert hot["temperature"] == 1.5 and hot["texts"] != a["texts"]
+    assert error("fig_story", seed=5, temperature=-1)["field"] == "temperature"
 
 
 def test_every_endpoint_has_a_contract():

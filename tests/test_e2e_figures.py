@@ -5,7 +5,7 @@ distribution and can be paused."""
 import re
 
 import pytest
-from conftest import settled, widest_while_scrolling
+from conftest import py, settled, widest_while_scrolling
 
 from decodelab_tools.browser import guarded_page, open_ready
 from decodelab import sampler as S
@@ -146,6 +146,37 @@ def test_the_opening_figure_writes_after_the_first_distribution_and_pauses(ready
     assert pg.eval_on_selector("#fig-opening", "e => e.dataset.shown") == n
     pg.click("#fig-open-pause")
     pg.wait_for_function(f"(n) => document.getElementById('fig-opening').dataset.shown !== n", arg=n)
+
+
+def test_the_opening_figure_shows_each_tokens_candidates_and_its_temperature(ready_page):
+    """Issue 42: beside the story, the five likeliest candidates for the token just drawn, the
+    drawn one lit; the figure's own temperature slider writes the next story at that temperature."""
+    pg = ready_page
+    pg.evaluate("window.scrollTo(0, 0)")
+    pg.wait_for_function("() => Number(document.getElementById('fig-opening').dataset.shown || 0) >= 3", timeout=30000)
+    pg.click("#fig-open-pause")
+    settled(pg)
+    i = int(pg.get_attribute("#fig-opening", "data-cands"))
+    seed = int(pg.get_attribute("#fig-opening", "data-seed"))
+    want = py(pg, "fig_story", prompt="Once upon a time", seed=seed, n=80, temperature=0.8)["candidates"][i]
+    rows = pg.eval_on_selector_all("#fig-open-cands-list .cand", "ls => ls.map(l => [l.querySelector('.tok-code').textContent,"
+                                   " l.classList.contains('cand-drawn'), l.classList.contains('cand-cut')])")
+    assert len(rows) == len(want["texts"]), (i, seed, rows, want, pg.inner_html("#fig-open-cands"))
+    assert [r[0] for r in rows] == [t.replace(" ", "␣").replace("\n", "⏎") for t in want["texts"]]
+    assert [r[1] for r in rows] == [k == want["drawn"] for k in range(len(want["texts"]))]
+    assert [r[2] for r in rows] == [q == 0 for q in want["q"]]
+    # pointing at the first token of the story shows its own candidates
+    pg.hover("#fig-open-story [data-i='0']")
+    pg.wait_for_function("() => document.getElementById('fig-opening').dataset.cands === '0'")
+    # a hotter story: the same seed at 1.5
+    pg.eval_on_selector("#fig-open-t", "e => { e.value = 1.5; e.dispatchEvent(new Event('input')); e.dispatchEvent(new Event('change')); }")
+    assert pg.text_content("#fig-open-t-out") == "1.5"
+    pg.click("#fig-open-pause")
+    pg.wait_for_function("() => document.getElementById('fig-opening').dataset.temperature === '1.5'"
+                         " && Number(document.getElementById('fig-opening').dataset.shown || 0) >= 4", timeout=30000)
+    hot = py(pg, "fig_story", prompt="Once upon a time", seed=seed, n=80, temperature=1.5)["texts"][:4]
+    shown = pg.eval_on_selector_all("#fig-open-story [data-i]", "ns => ns.slice(0, 4).map(n => n.textContent)")
+    assert shown == hot
 
 
 def test_less_motion_shows_whole_frames(browser, site):

@@ -116,14 +116,24 @@ def fig_spec_round(prompt: str = "Once upon a time, there was a little", gamma: 
     return {"prompt": prompt, "gamma": gamma, "rounds": out}
 
 
+STORY_CANDIDATES = 5  # the opening figure's list of what the model weighed for each token
+
+
 @endpoint
-def fig_story(prompt: str = "Once upon a time", seed: int = 1, n: int = 80) -> dict:
-    """The opening figure's story: the page's default sampling (T 0.8, top-p 0.95), each token
-    with the probability it had when it was drawn; stops at the end-of-story token."""
+def fig_story(prompt: str = "Once upon a time", seed: int = 1, n: int = 80, temperature: float | None = None) -> dict:
+    """The opening figure's story: the page's default sampling (T 0.8, top-p 0.95; the figure's
+    own slider may set another temperature), each token with the probability it had when it was
+    drawn and the few likeliest candidates (their probability after the temperature, and after
+    the filters: 0 for one they cut), the drawn one marked; stops at the end-of-story token."""
     e = engine()
     seed = check_seed(seed)
     n = max(1, min(int(n), STORY_MAX))
-    r = generate_text(e, encode_prompt(e, prompt), S.DEFAULTS, seed, n,
-                      stop_at_end=True)
-    return {"prompt": prompt, "texts": r["texts"], "p": [x["p"] for x in r["steps"]],
-            "stop_reason": r["stop_reason"], "seed": seed}
+    s = S.DEFAULTS if temperature is None else S.make_settings(**{**S.DEFAULTS.as_dict(), "temperature": temperature})
+    r = generate_text(e, encode_prompt(e, prompt), s, seed, n, stop_at_end=True)
+    cands = []
+    for tok, st in zip(r["tokens"], r["steps"]):
+        top = st["top"][:STORY_CANDIDATES]  # [id, p after the temperature, q after the filters, text]
+        cands.append({"texts": [c[3] for c in top], "p": [c[1] for c in top], "q": [c[2] for c in top],
+                      "drawn": next((k for k, c in enumerate(top) if c[0] == tok), -1)})
+    return {"prompt": prompt, "texts": r["texts"], "p": [x["p"] for x in r["steps"]], "candidates": cands,
+            "temperature": s.temperature, "stop_reason": r["stop_reason"], "seed": seed}

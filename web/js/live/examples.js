@@ -56,5 +56,5 @@ export const FIGURES = {
   kv: { prompt: KV_RACE.prompt },            // the KV cache's rows are this opening's tokens
   int8: { matrix: "h0.fc", row: 0, n: 16 },  // layer 1's first feed-forward matrix, its first row
   spec: { prompt: "Once upon a time, there was a little", gamma: 4, seed: 3, rounds: 3 },
-  story: { prompt: "Once upon a time", seed: 1, n: 80, tokens_per_s: 6 },
+  story: { prompt: "Once upon a time", seed: 1, n: 80, tokens_per_s: 6, temperature: SPEC.defaults.temperature },
 };
