@@ -75,8 +75,12 @@ export function precision(x, digits) {
 
 // ---- numbers the reader types -------------------------------------------------------------
 // The language's decimal mark ("," in ru and vi, "." in en).
+// (kept per language: a new Intl.NumberFormat costs a fraction of a millisecond, and every number
+// box asks at mount)
+const marks = new Map();
 export function decimalMark(l = lang) {
-  return new Intl.NumberFormat(l).formatToParts(1.5).find((p) => p.type === "decimal")?.value || ".";
+  if (!marks.has(l)) marks.set(l, new Intl.NumberFormat(l).formatToParts(1.5).find((p) => p.type === "decimal")?.value || ".");
+  return marks.get(l);
 }
 
 // What a number box holds, as a number: either decimal mark ("0,7" and "0.7" alike, whatever the

@@ -162,15 +162,20 @@ function mountAll() {
     persistInputs(node); // after mounting (the widget made its inputs), before anything reads them
     if (engine.isReady() && w && w.update) w.update(); // the engine was ready before this widget
   };
-  const near = (id) => {
-    const n = document.getElementById(id);
-    if (!n) return false;
-    const r = n.getBoundingClientRect();
-    return r.bottom > -window.innerHeight && r.top < 2 * window.innerHeight;
-  };
-  // which widgets are near is read before any is mounted: one layout, not one per widget
-  const first = mounts.filter((m) => m[0] === "sampler-panel" || near(m[0]));
-  for (const m of first) mountOne(m);
+  // The panel now; the widgets within a screen of the reader's place as an IntersectionObserver
+  // reports them: it reads the layout the browser makes for its first paint anyway, where asking
+  // each widget's position here forced that layout of the whole page inside this task (about
+  // 100 ms on a laptop, the page's longest task).
+  mountOne(mounts.find((m) => m[0] === "sampler-panel"));
+  const soon = new IntersectionObserver((entries) => {
+    for (const en of entries) {
+      if (!en.isIntersecting) continue;
+      soon.unobserve(en.target);
+      const m = mounts.find((x) => x[0] === en.target.id);
+      if (m) mountOne(m);
+    }
+  }, { rootMargin: "100% 0px" });
+  for (const [id] of mounts) { const n = document.getElementById(id); if (n && !n.dataset.mounted) soon.observe(n); }
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });
   // offline after this visit: only once the first distribution is on screen (js/offline.js)
@@ -178,6 +183,7 @@ function mountAll() {
   let rest = null;
   const mountRest = () => {
     if (rest) return;
+    soon.disconnect(); // the rest are mounted in turn below
     rest = mounts.filter((m) => !document.getElementById(m[0])?.dataset.mounted);
     typesetAll(document);
     const next = () => {
