@@ -366,6 +366,15 @@ def test_ch3_live_greedy_is_the_targets_text():
     assert error("ch3_live", prompt="Once", gamma=2, n=10, mode="wild")["field"] == "mode"
 
 
+def test_ch3_alpha_at_one_temperature():
+    r = call("ch3_alpha_at", prompt="Once upon a time", gamma=3, temperature=0.7, n=40, seed=2)
+    assert r["temperature"] == 0.7 and 0 <= r["alpha"] <= 1 and r["checks"] > 0 and 1 <= r["tokens_per_round"] <= 4
+    assert call("ch3_alpha_at", prompt="Once upon a time", gamma=3, temperature=0.7, n=40, seed=2) == r  # seeded
+    assert error("ch3_alpha_at", prompt="Once", gamma=3, temperature=0, n=10)["field"] == "temperature"
+    assert error("ch3_alpha_at", prompt="Once", gamma=0, temperature=1, n=10)["field"] == "gamma"
+    assert error("ch3_alpha_at", prompt="Once", gamma=3, temperature=1, n=999)["field"] == "n"
+
+
 def test_ch3_article_endpoints():
     """Chapter 3's summaries, measurements and prose numbers (the math: tests/test_chapter3.py)."""
     run = {"alpha": 0.5, "c_draft": 0.3, "c_verify": 3.0, "tokens_per_round": 1.8, "measured_speedup": 0.4,

@@ -188,6 +188,17 @@ def test_the_chapter_3_prose_wording_holds():
     assert s["best_speedup"] > 1 and s["best_gamma"] <= 4
 
 
+def test_the_pair_keeps_fewer_guesses_when_hot():
+    """ch3.meet.p1: "cold, ... they mostly agree; hot, ... the target keeps fewer of the draft's
+    guesses": the table's three temperatures (live/examples.js SPEC_TEMPS), measured as the build does."""
+    from conftest import examples
+
+    ex = examples()["SPEC_TEMPS"]
+    args = {k: v for k, v in ex.items() if k != "temps"}
+    alphas = [call("ch3_alpha_at", **args, temperature=T)["alpha"] for T in ex["temps"]]
+    assert alphas[0] > alphas[-1] and alphas == sorted(alphas, reverse=True), alphas
+
+
 def test_the_live_pair_claims_hold_for_these_models():
     """The live pair's section: drafts "survive more often than not" (the quiz), a property of
     the two models; and the verify-cost chart's shape."""

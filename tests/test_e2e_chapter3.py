@@ -314,3 +314,23 @@ def test_the_sampling_rule_is_drawn_and_q_follows_the_reader(ready_page):
     pg.mouse.up()
     pg.wait_for_function("() => Number(document.querySelector('#sr-pic .sr-col[data-i=\"0\"]').getAttribute('aria-valuenow')) < 0.01")
     assert pg.is_hidden("#sr-table")
+
+
+def test_the_chapters_meet_the_pair_at_the_readers_temperature(ready_page):
+    """Issue 41: the table of the pair's acceptance at three temperatures is in the page (the
+    build's numbers), and the widget under it measures the reader's own temperature."""
+    pg = ready_page
+    ex = examples()["SPEC_TEMPS"]
+    rows = pg.eval_on_selector_all("#ch3-temps-table tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent.trim()))")
+    assert [r[0] for r in rows] == [f"{t:g}" for t in ex["temps"]] and all(r[1].endswith("%") for r in rows)
+    pg.eval_on_selector("#spec-temps", "e => e.scrollIntoView({block: 'center'})")
+    pg.fill("#st-t-num", "1.2")
+    pg.click("#st-run")
+    pg.wait_for_selector("#st-out[data-alpha]", timeout=120_000)
+    args = {k: v for k, v in ex.items() if k != "temps"}
+    want = py(pg, "ch3_alpha_at", **args, temperature=1.2)
+    assert float(pg.get_attribute("#st-out", "data-alpha")) == want["alpha"]
+    assert f"{100 * want['alpha']:.1f}%" in pg.text_content("#st-out")
+    pg.fill("#st-t-num", "5")
+    pg.click("#st-run")
+    pg.wait_for_selector("#st-t-num + .field-error:not([hidden]), #spec-temps .field-error:not([hidden])")

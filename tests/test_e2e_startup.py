@@ -40,6 +40,7 @@ CALLS = [
     ("ch3_sampling", {"p": [0.5, 0.3, 0.2], "q": [0.2, 0.5, 0.3]}),
     ("ch3_gate", {}),
     ("ch3_live", {"prompt": PROMPT, "gamma": 3, "n": 16, "mode": "sample", "seed": 2}),
+    ("ch3_alpha_at", {"prompt": PROMPT, "gamma": 3, "temperature": 0.9, "n": 16, "seed": 2}),
     ("ch3_live_summary", {"runs": [{"alpha": 0.5, "c_draft": 0.3, "c_verify": 3.0, "tokens_per_round": 1.8,
                                     "measured_speedup": 0.4 + i / 100, "predicted_speedup": 0.4} for i in range(5)],
                           "gamma": 3}),

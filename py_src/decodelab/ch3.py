@@ -112,6 +112,24 @@ def ch3_live(prompt: str, gamma: int, n: int = 60, mode: str = "greedy", seed: i
 
 
 @endpoint
+def ch3_alpha_at(prompt: str, gamma: int, temperature: float, n: int = 120, seed: int = 1) -> dict:
+    """The real pair's acceptance rate when both models sample at `temperature` (chapter 1's
+    sampler, no filter, on both sides: the rule's p and q are the distributions after it): the
+    share of the draft's guesses the target kept over n tokens, and the tokens a round yielded."""
+    t = session().engine("main")
+    _count(n, 1, 300, "n", "spec_live_n")
+    gamma = sp.check_gamma(gamma, lo=1)
+    s = S.make_settings(temperature=temperature, top_p=1.0)
+    if s.temperature == 0:
+        raise InputError("spec_alpha_greedy", "temperature")
+    dec = session().spec_decoder()
+    r = dec.generate(encode_prompt(t, prompt), n, gamma, s, seed=seed)
+    checks = sum(r["checks_by_position"])
+    return {"temperature": s.temperature, "alpha": r["acceptance"], "checks": checks,
+            "tokens_per_round": r["tokens_per_round"], "gamma": gamma, "n": n}
+
+
+@endpoint
 def ch3_live_summary(runs: list, gamma: int) -> dict:
     """Medians and ranges over the page's repeated ch3_live runs, the verdict the range supports,
     E at the median alpha, and the same pair with a flat verification cost of 1 pass."""

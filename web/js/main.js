@@ -16,6 +16,7 @@ import { mountGreedyLoops } from "./widgets/greedy-loops.js";
 import { mountEndAndSlide } from "./widgets/end-and-slide.js";
 import { mountPythonCell } from "./widgets/python-cell.js";
 import { mountToySampler } from "./widgets/toy-sampler.js";
+import { mountSpecTemps } from "./widgets/spec-temps.js";
 import { keepFirstFrame } from "./first-frames.js";
 import { mountKvRace } from "./widgets/kv-race.js";
 import { mountOutliers } from "./widgets/outliers.js";
@@ -141,7 +142,7 @@ function mountAll() {
     ["playground", (n) => mountPlayground(n, ctx)],
     ["kv-race", mountKvRace], ["q8-table", mountQ8Table], ["outliers", mountOutliers],
     ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["round-anatomy", mountRoundAnatomy], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],
-    ["sampling-rule", mountSamplingRule], ["verify-cost", mountVerifyCost], ["roofline", mountRoofline],
+    ["sampling-rule", mountSamplingRule], ["spec-temps", mountSpecTemps], ["verify-cost", mountVerifyCost], ["roofline", mountRoofline],
     ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz],
     // the diagrams beside the mechanisms they draw, and the opening figure at the top
     ["fig-opening", mountOpening], ["fig-pipeline", mountPipeline], ["fig-kv", mountKvCache], ["fig-int8", mountInt8Row],

@@ -19,9 +19,6 @@ const PAUSE_BETWEEN_MS = 4000;
 
 export function mountOpening(root) {
   const story = root.querySelector(".story") || root.appendChild(el("p", { class: "story" }));
-  const legend = el("p", { class: "story-legend hint", "aria-hidden": "true" },
-    el("span", { t: "fig.open.legend" }), " ",
-    ...[4, 3, 2, 1, 0].map((b) => el("span", { class: `tok-p${b} story-key`, t: `fig.open.band${b}` })));
   const pause = el("button", { class: "secondary", id: "fig-open-pause", t: "fig.open.pause", disabled: true });
   const again = el("button", { class: "secondary", id: "fig-open-new", t: "fig.open.new", disabled: true });
   const temp = el("input", { type: "range", id: "fig-open-t", min: 0.2, max: 1.6, step: 0.1, value: FIGURES.story.temperature,
@@ -29,8 +26,9 @@ export function mountOpening(root) {
   const tempOut = el("output", { for: "fig-open-t", id: "fig-open-t-out" });
   const showTemp = () => { tempOut.textContent = fixed(Number(temp.value), 1); };
   showTemp();
-  root.append(legend, el("div", { class: "controls" }, el("label", { class: "open-temp" }, el("span", { t: "fig.open.temp" }), temp, tempOut),
-    pause, again));
+  // the legend and the controls' row are in the served HTML (their space kept from the first paint)
+  const controls = root.querySelector("#fig-open-controls") || root.appendChild(el("div", { class: "controls" }));
+  controls.append(el("label", { class: "open-temp" }, el("span", { t: "fig.open.temp" }), temp, tempOut), pause, again);
   const list = root.querySelector("#fig-open-cands-list") || el("ol", { class: "cands-list" });
   const status = el("p", { class: "hint status", "aria-live": "polite" });
   root.append(status);
@@ -48,6 +46,7 @@ export function mountOpening(root) {
   function addToken(i) {
     const { text, p } = tokens[i];
     story.append(el("span", { class: `tok-p${storyBand(p)}`, title: t("fig.open.p", { p: fmtPct(p) }), "data-i": i, text }));
+    story.scrollTop = story.scrollHeight; // the box keeps its height: follow the newest line
     showCandidates(i);
   }
   // the candidates token i was drawn from: bar = probability after the temperature, the number

@@ -34,6 +34,10 @@ export const OUTLIERS = { rows: 64, cols: 256, outlier_log10: 1.5 };
 // the speed race: timed tokens, and untimed ones before them (ch2_speed's defaults)
 export const SPEED = { n: 96, warmup: 32 };
 
+// chapter 3: the real pair's acceptance rate with both models sampling at each temperature (the
+// table beside the exact rule; the widget under it measures the reader's own temperature)
+export const SPEC_TEMPS = { prompt: "Once upon a time, there was a little", gamma: 4, temps: [0.5, 1.0, 1.5], n: 150, seed: 3 };
+
 // chapter 3's widgets. Illustrative settings, no real models behind them; the first entry names
 // the preset's button (w3.cm.preset.NAME).
 export const COST_MODEL = { gamma: 4, alpha: 0.8, c_draft: 0.1, c_verify: 1.0 };

@@ -96,6 +96,9 @@ const CH3 = {
   "rf-ridge-dram": f3.fix(2), "our-math-us": f3.micro, "our-read-us": f3.micro, "rf-h100-ridge": f3.int,
   "rf-h100-ridge-flop": f3.int, "ls-runs": f3.int, "ls-gamma": f3.int, "ls-gamma-plus-1": f3.int, "ls-cv": f3.fix(1),
   "ls-speedup-range": f3.range(2), "ls-speedup-mid": f3.range(2),
+  "st-gamma": f3.int, "st-n": f3.int,
+  ...Object.fromEntries([0, 1, 2].flatMap((i) => [[`st-t${i}`, f3.trim(1)], [`st-a${i}`, f3.pct(0)], [`st-e${i}`, f3.fix(2)],
+    [`st-c${i}`, f3.int]])),
 };
 export const prefix = (ch, o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`${ch}.${k}`, v]));
 export const FORMATS = { ...prefix("ch1", CH1), ...prefix("ch2", CH2), ...prefix("ch3", CH3), "fig.story": story };

@@ -125,6 +125,15 @@ export const SOURCES = [
     return { live: pre("ch3", v) };
   } },
   { id: "ch3-draft", run: async (call) => ({ live: pre("ch3", await call("ch3_draft_prose")) }) },
+  // the pair's acceptance at three temperatures (issue 41: the rule's p and q come after chapter 1's sampler)
+  { id: "spec-temps", run: async (call) => {
+    const { temps, ...args } = ex.SPEC_TEMPS, out = {};
+    for (const [i, temperature] of temps.entries()) {
+      const r = await call("ch3_alpha_at", { ...args, temperature });
+      Object.assign(out, { [`st-t${i}`]: temperature, [`st-a${i}`]: r.alpha, [`st-e${i}`]: r.tokens_per_round, [`st-c${i}`]: r.checks });
+    }
+    return { live: pre("ch3", { ...out, "st-gamma": args.gamma, "st-n": args.n }) };
+  } },
   { id: "rounds", run: async (call) => ({ live: pre("ch3", await roundKeys(call)) }) },
   { id: "gate", run: async (call) => {
     const g = await call("ch3_gate");
