@@ -432,21 +432,27 @@ def step_first_frames() -> bool:
 
     from decodelab_tools.mathrender import StyleClasses
 
-    copies = firstframes.frames(ROOT, WEB, CACHE, log)
+    import html as html_lib
+
+    got = firstframes.frames(ROOT, WEB, CACHE, log)
+    copies, measured = got.get("frames", {}), got.get("measured", {})
     styles = StyleClasses("ff", "the first frames' inline styles (web/js/first-frames.js)")
     changed = False
-    for lang, got in copies.items():
+    for lang, frames in copies.items():
         page = WEB / page_name(lang)
         html = page.read_text(encoding="utf-8")
         if 'class="first-frame"' in html:
             continue  # written by an earlier build from the same pages
-        page.write_text(firstframes.insert(html, {host: styles(copy) for host, copy in got.items()}), encoding="utf-8")
+        html = firstframes.insert(html, {host: styles(copy) for host, copy in frames.items()})
+        title = html_lib.escape(texts.load(lang, WEB)["live.built"], quote=True)
+        page.write_text(firstframes.fill_measured(html, measured.get(lang, {}), title), encoding="utf-8")
         changed = True
     css = WEB / "css" / "frames.css"
     if changed or not css.exists():
         css.write_text(styles.css() if changed else "/* no first frames in this build */\n")
     if copies:
-        log(f"first frames: {', '.join(f'{lang} {len(got)}' for lang, got in copies.items())}")
+        log(f"first frames: {', '.join(f'{lang} {len(f)}' for lang, f in copies.items())}; "
+            f"measured numbers: {', '.join(f'{lang} {len(m)}' for lang, m in measured.items())}")
     return changed
 
 

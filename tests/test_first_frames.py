@@ -105,3 +105,20 @@ def test_the_script_takes_over_and_a_round_shows_before_the_draft_model(browser,
         assert pg.is_visible(spec)  # still waiting, still shown
     finally:
         ctx.close()
+
+
+def test_a_number_measured_at_build_gives_way_to_the_readers_own(browser, site):
+    """Issue 41 item 5: the served page shows the build's measurement, marked; once the widget has
+    measured in the reader's browser, the number is the reader's and the mark is gone."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 1280, "height": 900})
+    try:
+        open_ready(pg)
+        key = "ch2.kv.time_ratio"
+        sel = f'#ch2 [data-live="{key}"]'
+        assert pg.get_attribute(sel, "data-built") is not None and pg.get_attribute(sel, "title")
+        pg.eval_on_selector("#kv-race", "e => e.scrollIntoView({block: 'center'})")
+        pg.wait_for_function(f"() => !document.querySelector('{sel}').hasAttribute('data-built')", timeout=60_000)
+        assert pg.get_attribute(sel, "title") is None
+        assert pg.evaluate(f"() => '{key}' in window.__live.values")
+    finally:
+        ctx.close()

@@ -38,8 +38,31 @@ def inputs_digest(root: Path) -> str:
     return h.hexdigest()[:20]
 
 
-def capture(web: Path, langs) -> dict[str, dict[str, str]]:
-    """{lang: {host: html}} from the built site."""
+def measure(pg, langs) -> dict[str, dict[str, str]]:
+    """{lang: {KEY: html}}: every measured number of the prose (live/registry.js MEASURED), measured
+    once by its widget in this page, then read in each language after the page's own switch (the
+    page keeps what it measured and writes it in the new language)."""
+    measured = pg.evaluate("() => import('./js/live/registry.js').then((m) => m.MEASURED)")
+    press = pg.evaluate("() => import('./js/first-frames.js').then((m) => m.MEASURE_PRESS)")
+    keys = []
+    for host, ks in measured.items():
+        pg.evaluate("(id) => document.getElementById(id).scrollIntoView({block: 'center'})", host)
+        if host in press:
+            pg.click(press[host])
+        pg.wait_for_function("(ks) => ks.every((k) => k in window.__live.values)", arg=ks, timeout=WAIT_MS)
+        keys += ks
+    out = {}
+    for lang in langs:
+        pg.evaluate("""(l) => { document.querySelector(`#lang-switch a[hreflang="${l}"]`).click(); }""", lang)
+        pg.wait_for_function("(l) => document.documentElement.lang === l", arg=lang, timeout=WAIT_MS)
+        pg.wait_for_timeout(300)
+        out[lang] = pg.evaluate("""(ks) => Object.fromEntries(ks.map((k) => [k, document.querySelector(`[data-live="${k}"]`)])
+            .filter(([, n]) => n && n.dataset.state === "ok").map(([k, n]) => [k, n.innerHTML]))""", keys)
+    return out
+
+
+def capture(web: Path, langs) -> dict:
+    """{"frames": {lang: {host: html}}, "measured": {lang: {KEY: html}}} from the built site."""
     from .browser import guarded_page, served_browser
 
     out = {}
@@ -59,13 +82,15 @@ def capture(web: Path, langs) -> dict[str, dict[str, str]]:
                     if html:
                         got[f["host"]] = html
                 out[lang] = got
+                if lang == langs[0]:  # the measurements: once, in the first language's page
+                    numbers = measure(pg, langs)
             finally:
                 ctx.close()
-    return out
+    return {"frames": out, "measured": numbers}
 
 
-def frames(root: Path, web: Path, cache: Path, log) -> dict[str, dict[str, str]]:
-    """The copies for every language: from the cache, or captured now; {} without a browser."""
+def frames(root: Path, web: Path, cache: Path, log) -> dict:
+    """capture()'s result: from the cache, or captured now; {} without a browser."""
     cached = cache / f"firstframes-{inputs_digest(root)}.json"
     if cached.exists():
         return json.loads(cached.read_text(encoding="utf-8"))
@@ -100,3 +125,15 @@ def insert(html: str, copies: dict[str, str]) -> str:
             at = m.end()
         html = html[:at] + div + html[at:]
     return html
+
+
+def fill_measured(html: str, numbers: dict[str, str], title: str) -> str:
+    """The page with each measured number's placeholder replaced by what the build measured,
+    marked (data-built, and a title saying so) until the reader's browser measures its own."""
+    def one(m):
+        key = m.group("key")
+        if key not in numbers:
+            return m.group(0)
+        return f'{m.group("open")[:-1]} data-built="" title="{title}">{numbers[key]}</span>'
+
+    return re.sub(r'(?P<open><span\b[^>]*\bdata-live="(?P<key>[^"]+)"[^>]*>)(?P<body>[^<]*)</span>', one, html)

@@ -21,6 +21,12 @@ export const FIRST_FRAMES = [
   { host: "sampling-rule", part: "#sr-pic", drawn: "#sr-pic svg" },
 ];
 
+// The measured numbers too (live/registry.js MEASURED): the build runs each measuring widget once
+// in the same Chromium and writes what it measured into the served pages, marked as measured when
+// the page was built, where the reader's browser writes its own once the widget runs. A widget
+// that measures only when asked is pressed here.
+export const MEASURE_PRESS = { speed: "#speed-run" };
+
 // What a copy must not carry: ids (the script's own elements hold them), controls and the lines
 // that say what the script is doing, and anything that takes focus.
 const DROP = "button, input, select, textarea, .controls, .status, [role=status], details";
