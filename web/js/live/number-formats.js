@@ -67,7 +67,7 @@ const CH2 = Object.fromEntries(Object.entries({
   "llama.per_conversation": "gb", "llama.conversations": "words", "llama.h100": "int", "llama.h100_fit": "int",
   "bits.story_tokens": "int", "bits.zero_frac_2bit_row": "pct", "bits.scale_bits_row": "bits2",
   "bits.eff_bits.group32.3": "bits2", "bits.eff_bits.row.4": "bits2", "bits.story_8": "nats", "bits.story_low": "nats",
-  "bits.story_low_bits": "int", "bits.heldout_stories": "int", "bits.heldout_tokens": "int",
+  "bits.story_low_bits": "int", "bits.uniform_nats": "nats", "bits.heldout_2bit.row": "nats", "bits.heldout_stories": "int", "bits.heldout_tokens": "int",
   "bits.heldout_float": "nats", "bits.heldout_int8_delta": "dnats", "bits.sweep_stories": "int",
   "bits.sweep_float": "nats", "bits.thread_delta.row": "dnats", "bits.collapse_delta.row": "dnats",
   "bits.heldout_delta.group32.3": "dnats", "bits.heldout_delta.row.4": "dnats", "bits.heldout_delta.row.3": "dnats",

@@ -122,6 +122,10 @@ export function factsKeys(r) {
     "bits.heldout_delta.row.3": d("row", 3), "bits.heldout_delta.matrix.3": d("matrix", 3),
     "bits.heldout_delta.group32.2": d("group32", 2), "bits.heldout_delta.row.2": d("row", 2),
   });
+  // the landmark: a model that knew nothing and gave every token the same chance scores ln V
+  const two = h && d("row", 2) != null ? h.sweep_float_nats + d("row", 2) : null;
+  Object.assign(out, { "bits.uniform_nats": Math.log(c.vocab), "bits.heldout_2bit.row": two,
+    "bits.uniform_verdict": two == null ? null : { key: two > Math.log(c.vocab) ? "w2.bits.uniform_worse" : "w2.bits.uniform_better" } });
   const g3 = d("group32", 3), r4 = d("row", 4);
   out["bits.same_memory_verdict"] = g3 == null || r4 == null ? null : g3 < r4
     ? { key: "w2.bits.same_memory_groups" } : { key: "w2.bits.same_memory_row" };
