@@ -665,13 +665,25 @@ def test_fig_kv_is_the_models_cache_shape():
     assert call("fig_kv", prompt="")["tokens"]
 
 
-def test_fig_int8_row_is_a_real_row_and_its_bound():
-    f = call("fig_int8_row", matrix="h0.fc", row=3, n=16)
-    assert len(f["q"]) == 16 and all(-127 <= v <= 127 for v in f["q"]) and f["row_max_q"] == 127
-    assert all(abs(w - f["scale"] * q) < 1e-9 for w, q in zip(f["w"], f["q"]))
-    assert math.isclose(f["error_bound"], f["scale"] / 2) and f["groups"] == -(-f["cols"] // 16)
-    assert error("fig_int8_row", matrix="nope")["field"] == "matrix"
-    assert error("fig_int8_row", matrix="h0.fc", row=10 ** 6)["field"] == "row"
+def test_fig_int8_row_is_the_kernels_own_product():
+    """The figure's row, its input and its sum are what the kernel's fast path computes: the same
+    row through dl_matvec_fast on the same input gives the figure's y."""
+    from decodelab import figures
+    from decodelab.generation import engine
+    f = call("fig_int8_row", row=3, prompt="Once")
+    e = engine()
+    t = e.bundle.tensors[f["matrix"]]
+    assert f["cols"] == t.cols == len(f["q"]) == len(f["xq"]) and f["row_max_q"] == 127 == abs(f["q"][f["max_at"]])
+    assert f["step"] == f["max_at"] // f["lanes"] and len(f["steps"]) == -(-f["cols"] // f["lanes"])
+    assert all(-127 <= v <= 127 for v in f["q"]) and all(-63 <= v <= 63 for v in f["xq"])
+    assert f["products"] == [a * b for a, b in zip(f["q"], f["xq"])] and sum(f["steps"]) == f["total"]
+    assert all(abs(w - f["scale"] * q) < 1e-12 for w, q in zip(f["w"], f["q"]))
+    x = figures._layer1_input(e, e.bundle, e.tokenizer.encode("Once")[0])
+    m = e.k.upload_matrix(bytes(t.data), t.scale_list(), t.rows, t.cols)
+    assert math.isclose(m.matvec(x, fast=True)[3], f["y"], rel_tol=1e-5, abs_tol=1e-6)
+    assert math.isclose(m.matvec(x, fast=False)[3], f["y_float"], rel_tol=1e-4, abs_tol=1e-5)
+    assert abs(f["y"] - f["y_float"]) < 0.05 * max(1.0, abs(f["y_float"]))  # rounding the input costs little
+    assert error("fig_int8_row", row=10 ** 6)["field"] == "row"
 
 
 def test_fig_spec_round_follows_the_rule():

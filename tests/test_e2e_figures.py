@@ -103,8 +103,14 @@ def test_the_int8_row_is_a_real_row_and_changes(ready_page):
     pg.wait_for_function("() => document.getElementById('fig-int8').dataset.q")
     q = [int(x) for x in pg.eval_on_selector("#fig-int8", "e => e.dataset.q").split(",")]
     assert len(q) == 16 and all(-127 <= v <= 127 for v in q) and len(set(q)) > 4
-    shown = [c.replace("\u2212", "-") for c in pg.eval_on_selector_all("#fig-int8 .q8-pair .q8-q", "ns => ns.map((n) => n.textContent)")]
-    assert [int(x) for x in shown] == q
+    shown = [c.replace("\u2212", "-") for c in pg.eval_on_selector_all("#fig-int8 .q8-q .q8-num", "ns => ns.map((n) => n.textContent)")]
+    assert [int(x) for x in shown] == q and "127" in " ".join(shown)  # the step shown holds the row's 127
+    # picking another step by the keyboard shows that step's columns
+    step = int(pg.eval_on_selector("#fig-int8", "e => e.dataset.step"))
+    pg.focus("#fig-q8-step")
+    pg.keyboard.press("ArrowLeft" if step else "ArrowRight")
+    pg.wait_for_function(f"() => document.getElementById('fig-int8').dataset.step !== '{step}'")
+    assert pg.eval_on_selector("#fig-int8", "e => e.dataset.q").split(",") != [str(v) for v in q]
     before = pg.eval_on_selector("#fig-int8", "e => e.dataset.row")
     pg.click("#fig-q8-another")
     pg.wait_for_function(f"() => document.getElementById('fig-int8').dataset.row !== '{before}'")

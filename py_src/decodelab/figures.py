@@ -3,6 +3,8 @@ real runs. One endpoint per diagram (web/js/diagrams/), each a thin reading of w
 own code does, so a picture can never show a pipeline, cache or round the engine does not run."""
 from __future__ import annotations
 
+import math
+
 from . import costs
 from . import sampler as S
 from .generation import engine, generate_text, logits_after
@@ -13,6 +15,7 @@ from .session import endpoint, session
 # the pipeline in the order the sampler applies it (sampler.STEPS, each rule's `name`): the
 # penalty and the temperature reshape the distribution, the cuts remove tokens, the draw picks one
 PIPELINE = tuple(step.name for step in S.STEPS)
+MATRIX = "h0.qkv"  # the int8 figure's matrix: its input is one LayerNorm from the embedding
 STORY_MAX = 120  # tokens of the opening figure's story (a few seconds' reading at its pace)
 
 
@@ -68,25 +71,67 @@ def fig_kv(prompt: str = "The dog ran") -> dict:
             "bytes_per_value": costs.KV_VALUE_BYTES}
 
 
+LANES = 16  # int8 values in one 128-bit SIMD register: the kernel's step along a row
+
+
+def _layer1_input(e, bundle, token: int) -> list[float]:
+    """What layer 1's attention matrix multiplies for `token` at position 0: LN1(wte[token] +
+    wpe[0]), the first two steps of model.c's forward pass, in plain Python."""
+    def row(name, r):
+        t = bundle.tensors[name]
+        s = float(t.scale_list()[r])
+        return [s * v for v in memoryview(bytes(t.data[r * t.cols:(r + 1) * t.cols])).cast("b")]
+
+    x = [a + b for a, b in zip(row("wte", token), row("wpe", 0))]
+    d = len(x)
+    mean = sum(x) / d
+    inv = 1.0 / math.sqrt(sum((v - mean) ** 2 for v in x) / d + 1e-5)  # model.c's layer_norm
+    w, b = bundle.tensors["h0.ln1.w"].floats(), bundle.tensors["h0.ln1.b"].floats()
+    return [(v - mean) * inv * w[i] + b[i] for i, v in enumerate(x)]
+
+
+def _quantize_input(k, x: list[float]) -> tuple[list[int], float]:
+    """The fast path's rounding of the input, by the kernel itself (dl_quantize_x): 7-bit integers
+    and one scale for the vector."""
+    mark = k.mark()
+    try:
+        xp, qp = k.alloc(4 * len(x)), k.alloc(len(x) + 16)
+        k.put_f32(xp, x)
+        xs = float(k.quantize_x(xp, qp, len(x)))
+        return list(memoryview(bytes(k.get_bytes(qp, len(x)))).cast("b")), xs
+    finally:
+        k.release(mark)
+
+
 @endpoint
-def fig_int8_row(matrix: str = "h0.fc", row: int = 0, n: int = 16) -> dict:
-    """One real row of a shipped int8 matrix: its first n stored integers, its scale, the weights
-    they stand for (s * q), the row's largest weight (127 * s: the quantizer maps the row's
-    largest magnitude to 127) and the rounding bound (s / 2)."""
+def fig_int8_row(row: int = 0, prompt: str = "Once") -> dict:
+    """One real row of layer 1's attention matrix (h0.qkv) times its real input, the prompt's first
+    token after the embedding and LayerNorm, as the kernel's fast path computes it: the input
+    rounded to 7-bit integers with one scale, the row's stored int8 weights with theirs, sixteen
+    integer products per SIMD step summed exactly, then one multiplication by both scales. The step
+    the figure opens on is the one holding the row's largest weight (the one that became 127)."""
+    e = engine()
     b = session().engine("main").bundle
-    t = b.tensors.get(matrix)
-    if t is None or t.scales is None:
-        raise InputError("fig_matrix_unknown", "matrix", name=str(matrix))
+    t = b.tensors[MATRIX]
     if not 0 <= int(row) < t.rows:
         raise InputError("fig_row_range", "row", hi=t.rows - 1)
-    row, n = int(row), max(1, min(int(n), t.cols))
+    row = int(row)
+    ids = encode_prompt(e, prompt) or [e.eot]
     q = list(memoryview(bytes(t.data[row * t.cols:(row + 1) * t.cols])).cast("b"))
     s = float(t.scale_list()[row])
+    x = _layer1_input(e, b, ids[0])
+    xq, xs = _quantize_input(e.k, x)
+    at = max(range(t.cols), key=lambda c: abs(q[c]))  # the row's largest weight: 127 by construction
+    products = [a * b for a, b in zip(q, xq)]
+    steps = [sum(products[g:g + LANES]) for g in range(0, t.cols, LANES)]
     from .ch2_prose import matrix_words
 
-    return {"matrix": matrix, "label": matrix_words(matrix), "rows": t.rows, "cols": t.cols, "row": row, "q": q[:n], "scale": s,
-            "w": [s * v for v in q[:n]], "row_max_q": max(abs(v) for v in q), "row_max_w": 127 * s,
-            "error_bound": s / 2, "lanes": 16, "groups": -(-t.cols // 16)}
+    return {"matrix": MATRIX, "label": matrix_words(MATRIX), "rows": t.rows, "cols": t.cols, "row": row,
+            "token": e.tokenizer.token_str(ids[0]), "scale": s, "x_scale": xs, "lanes": LANES,
+            "max_at": at, "step": at // LANES, "q": q, "w": [s * v for v in q], "xq": xq, "products": products,
+            "steps": steps, "total": sum(steps), "y": s * xs * sum(steps),
+            "y_float": sum(s * q[c] * x[c] for c in range(t.cols)),  # the same weights, the input unrounded
+            "row_max_q": abs(q[at]), "row_max_w": 127 * s, "error_bound": s / 2}
 
 
 @endpoint

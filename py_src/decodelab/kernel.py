@@ -248,6 +248,7 @@ class Kernel:
         self.matvec_f32x = f("dl_matvec_f32x")
         self.matvec_fast = f("dl_matvec_fast")
         self.row_sums = f("dl_row_sums")
+        self.quantize_x = f("dl_quantize_x")  # the fast path's rounding of an input (the int8 figure)
         self.bench_read = f("dl_bench_read")  # the roofline's bandwidth probe (chapter 3)
         # the model
         self.last_error_ptr = f("dl_last_error")

@@ -13,7 +13,7 @@ export const FIRST_FRAMES = [
   { host: "toy-sampler", part: "#toy-pic", drawn: "#toy-pic svg" },
   { host: "fig-kv", part: "#fig-kv .diagram-body", drawn: "#fig-kv .diagram-body svg" },
   { host: "kv-race", part: "#kv-pic", drawn: "#kv-pic svg" },
-  { host: "fig-int8", part: "#fig-int8 .diagram-body", drawn: "#fig-int8 .diagram-body .q8-pairs" },
+  { host: "fig-int8", part: "#fig-int8 .diagram-body", drawn: "#fig-int8 .diagram-body .q8-grid" },
   { host: "outliers", part: "#ol-pic", drawn: "#ol-pic svg" },
   { host: "bit-depth", part: "#bd-pic", drawn: "#bd-pic svg" },
   { host: "fig-spec", part: "#fig-spec .diagram-body", drawn: "#fig-spec[data-frame]" },

@@ -58,7 +58,7 @@ export const SAMPLING_PAIR = { labels: ["girl", "boy", "dog", "cat"], p: [0.5, 0
 // the diagrams (web/js/diagrams/): what each draws before the reader changes anything
 export const FIGURES = {
   kv: { prompt: KV_RACE.prompt },            // the KV cache's rows are this opening's tokens
-  int8: { matrix: "h0.fc", row: 0, n: 16 },  // layer 1's first feed-forward matrix, its first row
+  int8: { row: 0, prompt: "Once" },  // layer 1's query/key/value matrix, its first row, times the input for "Once"
   spec: { prompt: "Once upon a time, there was a little", gamma: 4, seed: 3, rounds: 3 },
   story: { prompt: "Once upon a time", seed: 1, n: 80, tokens_per_s: 6, temperature: SPEC.defaults.temperature },
 };
