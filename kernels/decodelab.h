@@ -120,6 +120,9 @@ float *dl_model_block(Model *m, const int32_t *tokens, int32_t n, int32_t n_logi
 /* No KV cache: empty the cache and recompute all n tokens; logits of the last. */
 float *dl_model_recompute(Model *m, const int32_t *tokens, int32_t n);
 float *dl_model_logits(const Model *m);
+/* The KV cache (values = 0: keys, 1: values), laid out [layer][head][position][head_dim] with
+ * `context` positions per head; positions 0 to the cache's fill level minus 1 hold tokens (the KV figure reads it). */
+const float *dl_model_cache(const Model *m, int32_t values);
 /* Activation path: 1 = x rounded to integers in [-DL_ACT_QMAX, DL_ACT_QMAX] (fast), 0 = x in float32 (exact). */
 void dl_model_set_fast(Model *m, int32_t fast);
 /* Counters since load: token positions processed, multiply-accumulates (hosts take differences). */

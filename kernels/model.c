@@ -520,6 +520,10 @@ void DL_EXPORT("dl_model_rewind") dl_model_rewind(Model *m, int32_t k) {
 
 float *DL_EXPORT("dl_model_logits") dl_model_logits(const Model *m) { return m->s.logits; }
 
+const float *DL_EXPORT("dl_model_cache") dl_model_cache(const Model *m, int32_t values) {
+    return values ? m->s.value_cache : m->s.key_cache;
+}
+
 float *DL_EXPORT("dl_model_step") dl_model_step(Model *m, int32_t token) {
     return forward_block(m, &token, 1, 1) ? m->s.logits : 0;
 }

@@ -663,6 +663,14 @@ def test_fig_kv_is_the_models_cache_shape():
     assert f["bytes_per_token"] == 2 * f["n_layers"] * f["d_model"] * f["bytes_per_value"]
     assert "".join(f["tokens"]).replace("\u2423", " ").strip().startswith("The")
     assert call("fig_kv", prompt="")["tokens"]
+    # the sizes are read from the kernel's cache: one per layer, token and head, and causal (a token's
+    # cached rows do not depend on the tokens after it; "The cat" shares only its first token)
+    other = call("fig_kv", prompt="The cat sat")
+    for kind in ("key_size", "value_size"):
+        assert [len(f[kind]), len(f[kind][0]), len(f[kind][0][0])] == [f["n_layers"], len(f["tokens"]), f["n_heads"]]
+        assert all(v > 0 for layer in f[kind] for row in layer for v in row)
+        assert all(f[kind][layer][0] == other[kind][layer][0] for layer in range(f["n_layers"]))
+        assert any(f[kind][layer][1] != other[kind][layer][1] for layer in range(f["n_layers"]))
 
 
 def test_fig_int8_row_is_the_kernels_own_product():

@@ -82,11 +82,15 @@ def test_the_kv_cache_is_drawn_from_the_config_and_grows_a_row_per_token(ready_p
     show(pg, "fig-kv")
     pg.wait_for_selector("#fig-kv .kv-tables")
     step = int(pg.eval_on_selector("#fig-kv", "e => e.dataset.step"))
-    rows = lambda: pg.eval_on_selector_all("#fig-kv .kv-tables .dg-token", "ns => ns.length")
-    assert rows() == step
+    layers_n = int(pg.eval_on_selector('[data-live="ch2.cfg.n_layers"]', "n => n.textContent"))
+    heads = int(pg.eval_on_selector('[data-live="ch2.cfg.n_heads"]', "n => n.textContent"))
+    # every layer's keys and values: a cell per head and token so far, the newest row outlined in each table
+    cells = lambda: pg.eval_on_selector_all("#fig-kv .kv-tables .kv-cell", "ns => ns.length")
+    assert cells() == 2 * layers_n * heads * step
+    assert pg.eval_on_selector_all("#fig-kv .kv-newrow", "ns => ns.length") == 2 * layers_n
     pg.click("#fig-kv-next")
     pg.wait_for_function(f"() => document.getElementById('fig-kv').dataset.step === '{step + 1}'")
-    assert rows() == step + 1
+    assert cells() == 2 * layers_n * heads * (step + 1)
     # the highlighted row of the triangle is the newest position reading every key up to its own
     assert pg.eval_on_selector_all("#fig-kv .tri-now", "ns => ns.length") == step + 1
     note = pg.inner_text("#fig-kv-note")

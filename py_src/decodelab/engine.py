@@ -256,6 +256,13 @@ class Engine:
         one such view; it is valid until the next call that moves it."""
         return self._source.bind(values, self.logits_ptr + 4 * self.vocab * row)
 
+    def cached(self, values: bool, layer: int, head: int, n: int) -> array:
+        """The first n cached key (values=False) or value vectors of one head of one layer, n x
+        head_dim floats: the kernel keeps each head's positions contiguous (dl_model_cache)."""
+        hd = self.d_model // self.n_heads
+        base = self.k.model_cache(self.h, 1 if values else 0)
+        return self.k.get_f32(base + 4 * (layer * self.n_heads + head) * self.context * hd, n * hd)
+
     def _check(self, ok) -> None:
         if not ok:
             raise KernelError(f"{self.name}: {self.k.last_error()}")

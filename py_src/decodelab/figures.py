@@ -58,17 +58,33 @@ def fig_pipeline(prompt: str, settings: dict, extra: list | None = None) -> dict
             "settings": s.as_dict(), "n_prompt_tokens": len(ids)}
 
 
+KV_TOKENS = 12  # the KV figure's rows: the opening's first tokens
+
+
 @endpoint
 def fig_kv(prompt: str = "The dog ran") -> dict:
-    """The KV cache's shapes for the main model: per layer one key and one value row per token,
-    each d_model float32 numbers; the prompt's tokens label the rows."""
+    """The KV cache of the main model after the prompt's first tokens, read from the kernel: per
+    layer, token and head the size (root mean square) of the cached key and value vectors, so the
+    figure draws each layer's tables with their real content; the prompt's tokens label the rows."""
     e = engine()
-    ids = encode_prompt(e, prompt)
-    ids = ids or [e.eot]
-    return {"tokens": [e.tokenizer.token_str(i) for i in ids[:12]], "n_layers": e.n_layers,
-            "d_model": e.d_model, "n_heads": e.n_heads, "head_dim": e.d_model // e.n_heads,
+    ids = (encode_prompt(e, prompt) or [e.eot])[:KV_TOKENS]
+    logits_after(e, ids)  # the cache now holds the start marker (position 0), then these tokens
+    hd, n = e.d_model // e.n_heads, len(ids)
+
+    def sizes(values: bool) -> list:
+        out = [[[0.0] * e.n_heads for _ in ids] for _ in range(e.n_layers)]
+        for layer in range(e.n_layers):
+            for head in range(e.n_heads):
+                v = e.cached(values, layer, head, n + 1)
+                for p in range(n):
+                    row = v[(p + 1) * hd:(p + 2) * hd]
+                    out[layer][p][head] = round(math.sqrt(sum(x * x for x in row) / hd), 4)
+        return out
+
+    return {"tokens": [e.tokenizer.token_str(i) for i in ids], "n_layers": e.n_layers,
+            "d_model": e.d_model, "n_heads": e.n_heads, "head_dim": hd,
             "context": e.context, "bytes_per_token": e.kv_bytes_per_token(),
-            "bytes_per_value": costs.KV_VALUE_BYTES}
+            "bytes_per_value": costs.KV_VALUE_BYTES, "key_size": sizes(False), "value_size": sizes(True)}
 
 
 LANES = 16  # int8 values in one 128-bit SIMD register: the kernel's step along a row

@@ -260,6 +260,7 @@ class Kernel:
         self.model_block = f("dl_model_block")
         self.model_recompute = f("dl_model_recompute")
         self.model_logits = f("dl_model_logits")
+        self.model_cache = f("dl_model_cache")  # the KV figure reads the cache
         self.model_set_fast = f("dl_model_set_fast")
         self.model_passes = f("dl_model_passes")
         self.model_macs = f("dl_model_macs")

@@ -1,7 +1,8 @@
-// The KV cache, drawn from the main model's real shapes (fig_kv): per layer a table of keys and a
-// table of values, one row per token of the reference opening; the causal triangle of which
-// position attends to which; and, for the step shown, what a cached step computes (one new row
-// per table) and what it reads (every row so far). The reader steps through the opening's tokens.
+// The KV cache, read from the kernel after the reference opening (fig_kv): for every layer a table
+// of keys and one of values, a row per token and a cell per head, tinted by the size of the cached
+// vector; the causal triangle of which position attends to which; and, for the step shown, what a
+// cached step computes (one new row per table, outlined) and what it reads (every row so far,
+// bracketed). The reader steps through the opening's tokens.
 import { call } from "../engine.js";
 import { el, showError, whenSeen, setStatus } from "../ui.js";
 import { t } from "../i18n.js";
@@ -9,31 +10,45 @@ import { f2, tokenLabel } from "../live/formats.js";
 import { FIGURES } from "../live/examples.js";
 import { svg, picture, redrawOnLang } from "./svg.js";
 
-const ROW = 22, CELLS = 16, CELL = 7;  // a row of d_model numbers is drawn as 16 cells
+const ROW = 18, TOK_W = 70, HEAD_Y = 34;
+// a cached vector's size as one of five tints (classes, not styles: the page's CSP), scaled per table
+const TINTS = 5;
+const tint = (v, top) => Math.min(TINTS, 1 + Math.floor(TINTS * v / (top || 1) - 1e-9));
 
-// keys and values of layer 1 (and the other layers stacked behind), one row per token so far
-function tables(f, step) {
-  const tokW = 96, tabW = CELLS * CELL, gap = 22, top = 44;
-  const W = tokW + 2 * tabW + 2 * gap + 16, H = top + step * ROW + 16;
-  const s = picture(W, H, t("fig.kv.tables_aria", { n: step, L: f.n_layers, d: f.d_model }), "kv-tables");
-  const head = (x, key) => svg("text", { x, y: 30, class: "dg-label", text: t(key) });
-  s.append(svg("text", { x: tokW, y: 12, class: "dg-small", text: t("fig.kv.layer", { L: f.n_layers }) }),
-    head(tokW, "fig.kv.keys"), head(tokW + tabW + gap, "fig.kv.values"));
-  for (const [i, x0] of [tokW, tokW + tabW + gap].entries()) {
-    // the other layers' tables, stacked behind layer 1's
-    for (let l = Math.min(f.n_layers, 4) - 1; l >= 1; l--) {
-      s.append(svg("rect", { x: x0 + 3 * l, y: top - 3 * l, width: tabW, height: step * ROW, class: "kv-layer-behind" }));
-    }
+// Every layer's keys and values, one row per token so far and one cell per head (the size of that
+// head's cached vector). The newest row is outlined; a bracket beside each layer's keys marks the
+// rows the new token reads: all of them, its own included. Three layers a line on a phone.
+function tables(f, step, width) {
+  const perLine = width >= 700 ? f.n_layers : Math.ceil(f.n_layers / 2), lines = Math.ceil(f.n_layers / perLine);
+  const layerW = (width - TOK_W) / perLine, blockW = (layerW - 18) / 2, cell = blockW / f.n_heads;
+  const lineH = HEAD_Y + step * ROW + 14, H = lines * lineH;
+  const s = picture(width, H, t("fig.kv.tables_aria", { n: step, L: f.n_layers, d: f.d_model, h: f.n_heads }), "kv-tables");
+  s.setAttribute("width", width); s.setAttribute("height", H);
+  const top = { k: Math.max(...f.key_size.flat(2)), v: Math.max(...f.value_size.flat(2)) };
+  for (let line = 0; line < lines; line++) {
+    const y0 = line * lineH;
     for (let r = 0; r < step; r++) {
-      const cls = r === step - 1 ? (i ? "kv-cell kv-v kv-new" : "kv-cell kv-k kv-new") : (i ? "kv-cell kv-v" : "kv-cell kv-k");
-      for (let c = 0; c < CELLS; c++) {
-        s.append(svg("rect", { x: x0 + c * CELL, y: top + r * ROW + 2, width: CELL - 1, height: ROW - 4, class: cls }));
-      }
+      s.append(svg("text", { x: TOK_W - 8, y: y0 + HEAD_Y + r * ROW + 13, class: `dg-token${r === step - 1 ? " dg-now" : ""}`,
+        "text-anchor": "end", text: tokenLabel(f.tokens[r]) }));
     }
-  }
-  for (let r = 0; r < step; r++) {
-    s.append(svg("text", { x: tokW - 6, y: top + r * ROW + 15, class: `dg-token${r === step - 1 ? " dg-now" : ""}`,
-      "text-anchor": "end", text: tokenLabel(f.tokens[r]) }));
+    for (let j = 0; j < perLine && line * perLine + j < f.n_layers; j++) {
+      const l = line * perLine + j, x0 = TOK_W + j * layerW + 8;
+      s.append(svg("text", { x: x0, y: y0 + 12, class: "dg-label", text: t("fig.kv.layer_n", { l: l + 1 }) }));
+      [["k", f.key_size[l], "fig.kv.k"], ["v", f.value_size[l], "fig.kv.v"]].forEach(([kind, rows, key], b) => {
+        const bx = x0 + b * (blockW + 6);
+        // the words where they fit, the symbols K and V (as the formulas write them) where they do not
+        s.append(svg("text", { x: bx, y: y0 + 27, class: "dg-small", text: blockW >= 48 ? t(key) : kind.toUpperCase() }));
+        for (let r = 0; r < step; r++) {
+          const y = y0 + HEAD_Y + r * ROW;
+          rows[r].forEach((v, h) => s.append(svg("rect", { x: bx + h * cell, y: y + 1, width: Math.max(1, cell - 1), height: ROW - 3,
+            class: `kv-cell kv-${kind} kv-t${tint(v, top[kind])}` })));
+          if (r === step - 1) s.append(svg("rect", { x: bx - 1, y: y, width: blockW + 1, height: ROW - 1, class: "kv-newrow" }));
+        }
+      });
+      // the new token's query reads every key so far: a bracket from the first row to its own
+      const yA = y0 + HEAD_Y + 2, yB = y0 + HEAD_Y + step * ROW - 3;
+      s.append(svg("path", { class: "kv-reads", d: `M${x0 - 2},${yA} h-4 V${yB} h4` }));
+    }
   }
   return s;
 }
@@ -65,7 +80,9 @@ export function mountKvCache(root) {
 
   const draw = redrawOnLang(() => {
     step = Math.max(1, Math.min(step, f.tokens.length));
-    pics.replaceChildren(tables(f, step), triangle(f, step));
+    const avail = pics.clientWidth || body.clientWidth || 640; // the triangle sits beside the tables where it fits
+    const width = Math.max(300, Math.min(avail >= 900 ? avail - 224 : avail, 1000));
+    pics.replaceChildren(tables(f, step, width), triangle(f, step));
     note.textContent = t("fig.kv.note", { tok: tokenLabel(f.tokens[step - 1]), n: step, L: f.n_layers,
       vectors: 2 * f.n_layers, d: f.d_model, per: f2.bytes(f.bytes_per_token),
       full: f2.bytes(f.bytes_per_token * f.context), ctx: f.context });
