@@ -423,10 +423,12 @@ def step_text_and_pages() -> dict:
     return hashes
 
 
-def step_first_frames() -> bool:
+def step_first_frames(i18n: dict) -> bool:
     """Each figure's first frame, drawn by the built page in Chromium, written into the served
-    pages (decodelab_tools/firstframes.py; the list is web/js/first-frames.js). True if a page
-    changed. It runs the site, so it comes after build-info.json, which then is written again."""
+    pages (decodelab_tools/firstframes.py; the list is web/js/first-frames.js), and the numbers it
+    measured into the pages and into each LANG.json (its __built map, which a language switch
+    writes back: web/js/live.js); `i18n` (language -> JSON hash) follows. True if a file changed.
+    It runs the site, so it comes after build-info.json, which then is written again."""
     from decodelab_tools import firstframes, texts
     from decodelab_tools.firstpaint import page_name
 
@@ -447,6 +449,13 @@ def step_first_frames() -> bool:
         title = html_lib.escape(texts.load(lang, WEB)["live.built"], quote=True)
         page.write_text(firstframes.fill_measured(html, measured.get(lang, {}), title), encoding="utf-8")
         changed = True
+    for lang, numbers in measured.items():
+        out = WEB / "i18n" / f"{lang}.json"
+        data = texts.to_json({**json.loads(out.read_text(encoding="utf-8")), "__built": numbers})
+        if out.read_text(encoding="utf-8") != data:
+            out.write_text(data, encoding="utf-8")
+            changed = True
+        i18n[lang] = hashlib.sha256(data.encode()).hexdigest()[:16]
     css = WEB / "css" / "frames.css"
     if changed or not css.exists():
         css.write_text(styles.css() if changed else "/* no first frames in this build */\n")
@@ -549,7 +558,7 @@ def build() -> None:
     models = step_models()
     i18n = step_text_and_pages()
     step_build_info(micropip, models, kernels, package, snapshot, i18n)
-    if step_first_frames():
+    if step_first_frames(i18n):
         step_build_info(micropip, models, kernels, package, snapshot, i18n)  # the pages changed: the offline list's hashes
     log(f"site ready in {WEB}")
 

@@ -122,3 +122,22 @@ def test_a_number_measured_at_build_gives_way_to_the_readers_own(browser, site):
         assert pg.evaluate(f"() => '{key}' in window.__live.values")
     finally:
         ctx.close()
+
+
+def test_a_language_switch_keeps_the_builds_measurement(browser, site):
+    """A switch before a widget has measured writes the build's measurement in the new language
+    (LANG.json's __built), still marked, never the placeholder; a number this browser measured stays
+    its own."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 1280, "height": 900})
+    try:
+        open_ready(pg)
+        key = "ch3.rf-gmacs"  # the roofline's, far below the first screen: not measured yet
+        sel = f'[data-live="{key}"]'
+        ru = json.loads((WEB / "i18n" / "ru.json").read_text(encoding="utf-8"))
+        assert key in ru["__built"]
+        pg.click("#lang-switch a[hreflang=ru]")
+        pg.wait_for_function("() => document.documentElement.lang === 'ru'")
+        got = pg.eval_on_selector_all(sel, "ns => ns.map((n) => [n.innerHTML, n.hasAttribute('data-built'), n.title])")
+        assert got and all(html == ru["__built"][key] and built and title == ru["live.built"] for html, built, title in got)
+    finally:
+        ctx.close()

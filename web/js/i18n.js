@@ -174,6 +174,9 @@ export const has = (key) => key in dict;
 // A pinned number as the build wrote it in this language (LANG.json's __pinned: firstpaint.lang_json),
 // for spans outside any entry, such as table cells
 export const pinnedNumber = (key) => (dict.__pinned || {})[key];
+// A measured number as the build's own browser measured it, in this language (LANG.json's __built:
+// build.py step_first_frames), shown until this browser measures its own
+export const builtNumber = (key) => (dict.__built || {})[key];
 
 // ---- the page ------------------------------------------------------------------------------
 // Fill every data-t element and data-t-NAME attribute under root.

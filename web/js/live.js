@@ -5,7 +5,7 @@
 // prose to follow the panel. Every value it was given is kept and written again after a language
 // switch (the switch puts the new language's HTML in, its pinned numbers already written).
 import { call } from "./engine.js";
-import { onLang, pinnedNumber, t } from "./i18n.js";
+import { onLang, pinnedNumber, builtNumber, t } from "./i18n.js";
 import { el } from "./ui.js";
 import { tokenLabel, storyBand } from "./live/formats.js";
 import { render, SOURCES, isPanelKey } from "./live/registry.js";
@@ -80,6 +80,14 @@ onLang(() => {
     if (n.closest("[data-t]")) continue;
     const html = pinnedNumber(n.dataset.live);
     if (html != null) n.innerHTML = html;
+  }
+  // a number not measured here yet: the build's measurement in the new language, marked as such
+  for (const n of document.querySelectorAll("[data-live]")) {
+    const html = n.dataset.live in kept ? null : builtNumber(n.dataset.live);
+    if (html == null) continue;
+    n.innerHTML = html;
+    n.setAttribute("data-built", "");
+    n.title = t("live.built");
   }
   if (following) { // the new language's built numbers, to go back to, and its spans marked
     notePinned();

@@ -5,7 +5,7 @@
 // code" below the picture. The table of numbers is one click away.
 import { call } from "../engine.js";
 import { el, latest, readNumber, showError, setStatus, sliderRow, whenSeen } from "../ui.js";
-import { t, onLang } from "../i18n.js";
+import { t, onLang, fixed } from "../i18n.js";
 import { fmtPct } from "../live/formats.js";
 import { TOY } from "../live/examples.js";
 import { drawToyBars } from "../diagrams/toy-bars.js";
@@ -14,12 +14,14 @@ const MAX_DRAWS = 200; // dots the picture piles up (ch1_toy allows more)
 
 export function mountToySampler(root) {
   const onChange = () => update(); // a slider or its number box moved
-  const rows = {
-    temperature: sliderRow({ id: "toy-t", label: "w1.toy.t", min: 0.1, max: 3, step: 0.05, value: TOY.settings.temperature, onChange }),
-    top_k: sliderRow({ id: "toy-k", label: "w1.toy.k", min: 0, max: TOY.words.length, step: 1, value: TOY.settings.top_k, hint: "w1.toy.k_off", onChange }),
-    top_p: sliderRow({ id: "toy-p", label: "w1.toy.p", min: 0.05, max: 1, step: 0.01, value: TOY.settings.top_p, hint: "w1.toy.p_off", onChange }),
+  // each control once: its label, range and whether it takes whole numbers (the slider and the check share them)
+  const CONTROLS = {
+    temperature: { id: "toy-t", label: "w1.toy.t", min: 0.1, max: 3, step: 0.05 },
+    top_k: { id: "toy-k", label: "w1.toy.k", min: 0, max: TOY.words.length, step: 1, integer: true, hint: "w1.toy.k_off" },
+    top_p: { id: "toy-p", label: "w1.toy.p", min: 0.05, max: 1, step: 0.01, hint: "w1.toy.p_off" },
   };
-  const limits = { temperature: [0.1, 3, false], top_k: [0, TOY.words.length, true], top_p: [0.05, 1, false] };
+  const rows = Object.fromEntries(Object.entries(CONTROLS).map(([field, { integer, ...c }]) =>
+    [field, sliderRow({ ...c, value: TOY.settings[field], onChange })]));
   let n = TOY.n, shown = 0; // draws asked for, and those the picture already holds
   const more = (k) => el("button", { id: `toy-draw${k}`, t: `w1.toy.draw${k}`, onclick: () => { n = Math.min(MAX_DRAWS, n + k); update(); } });
   const again = el("button", { class: "secondary", id: "toy-again", t: "w1.toy.again", onclick: () => { n = 0; shown = 0; update(); } });
@@ -37,7 +39,7 @@ export function mountToySampler(root) {
     const counts = TOY.words.map((_, i) => r.draws.filter((d) => d === i).length);
     numbers.replaceChildren(el("table", { class: "data", id: "toy-table", tabindex: 0, "t-aria-label": "w1.toy.numbers" },
       el("tr", {}, ["word", "score", "p", "q", "drawn"].map((h) => el("th", { t: `w1.toy.h.${h}` }))),
-      TOY.words.map((w, i) => el("tr", {}, el("td", { class: "tok", translate: "no", lang: "en", text: w }), el("td", { text: TOY.logits[i].toFixed(1) }),
+      TOY.words.map((w, i) => el("tr", {}, el("td", { class: "tok", translate: "no", lang: "en", text: w }), el("td", { text: fixed(TOY.logits[i], 1) }),
         el("td", { text: fmtPct(r.p[i]) }), el("td", { text: fmtPct(r.q[i]) }), el("td", { text: String(counts[i]) })))));
   }
   onLang(() => { if (last) draw(last, 0); });
@@ -45,8 +47,8 @@ export function mountToySampler(root) {
   const update = latest(async () => {
     const settings = {};
     for (const [field, r] of Object.entries(rows)) {
-      const [min, max, integer] = limits[field];
-      const v = readNumber(r.num, { label: `w1.toy.${field === "temperature" ? "t" : field === "top_k" ? "k" : "p"}`, min, max, integer });
+      const { label, min, max, integer = false } = CONTROLS[field];
+      const v = readNumber(r.num, { label, min, max, integer });
       if (v == null) return; // the box says what is wrong; the picture stays as it was
       settings[field] = v;
     }
