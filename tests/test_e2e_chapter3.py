@@ -334,3 +334,19 @@ def test_the_chapters_meet_the_pair_at_the_readers_temperature(ready_page):
     pg.fill("#st-t-num", "5")
     pg.click("#st-run")
     pg.wait_for_selector("#st-t-num + .field-error:not([hidden]), #spec-temps .field-error:not([hidden])")
+
+
+def test_the_cost_models_chart_labels_its_lines_and_ends_with_its_data(ready_page):
+    """Design review item 8: no legend to decode; each series is named on the plot (the best γ with
+    its values), and the x axis stops at the last γ computed."""
+    pg = ready_page
+    pg.evaluate("() => document.getElementById('cost-model').scrollIntoView()")
+    pg.wait_for_function("() => window.Chart && Chart.getChart(document.querySelector('#cost-model canvas'))"
+                         " && Chart.getChart(document.querySelector('#cost-model canvas')).data.datasets.length")
+    got = pg.evaluate("""() => { const c = Chart.getChart(document.querySelector('#cost-model canvas'));
+      return { legend: c.options.plugins.legend.display, plugins: c.config.plugins.map((p) => p.id),
+               labels: c.data.datasets.map((d) => d.label), xmax: c.scales.x.max,
+               last: Math.max(...c.data.datasets[0].data.map((p) => p.x)) }; }""")
+    assert got["legend"] is False and "decodelabDirectLabels" in got["plugins"]
+    assert any(re.match(r"best: γ = \d+, [\d.]+×", lab) for lab in got["labels"]), got["labels"]
+    assert got["xmax"] == got["last"]

@@ -12,6 +12,45 @@ import { currentLang, onLang } from "./i18n.js";
 import { loadVendorScript } from "./ui.js";
 import { colour, onTheme } from "./theme.js";
 
+// Labels on the lines instead of a legend (the design review: legends make the reader match swatches).
+// Each series' label is written beside its last point, in its colour; a reference line's at its
+// right (or top) end. Labels that would overlap are pushed apart vertically, then kept inside the plot.
+const LABEL_GAP = 14;
+const directLabels = {
+  id: "decodelabDirectLabels",
+  afterDatasetsDraw(chart) {
+    const { ctx, chartArea: area } = chart;
+    const labels = [];
+    chart.data.datasets.forEach((d, i) => {
+      const meta = chart.getDatasetMeta(i);
+      if (!d.label || !meta.data.length || meta.hidden) return;
+      const end = d.isLine === "x" ? meta.data[meta.data.length - 1] : meta.data.reduce((a, b) => (b.x >= a.x ? b : a));
+      labels.push({ text: d.label, color: d.borderColor, x: end.x, y: end.y, point: d.data.length < 3 && !d.isLine });
+    });
+    labels.sort((a, b) => a.y - b.y);
+    for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + LABEL_GAP);
+    const over = labels.length ? labels[labels.length - 1].y - (area.bottom - 4) : 0;
+    if (over > 0) for (const l of labels) l.y -= over;
+    ctx.save();
+    ctx.font = `600 ${area.right - area.left < 320 ? 10 : 11.5}px system-ui, sans-serif`; // smaller on a phone
+    ctx.textBaseline = "middle";
+    for (const l of labels) {
+      const w = ctx.measureText(l.text).width;
+      // beside a dot, to its right where it fits; a line's label ends at the line's end, just above it
+      const right = l.point && l.x + 8 + w <= area.right;
+      const want = l.point ? (right ? l.x + 8 : l.x - 8 - w) : Math.min(l.x, area.right) - 2 - w;
+      const x = Math.max(area.left + 2, Math.min(want, area.right - w)); // never cut off at either side (a phone)
+      const y = Math.max(area.top + 6, l.point ? l.y : l.y - 8);
+      ctx.textAlign = "left";
+      ctx.fillStyle = colour("surface");
+      ctx.fillRect(x - 2, y - 7, w + 4, 14); // a ground so a label stays legible over grid and lines
+      ctx.fillStyle = l.color;
+      ctx.fillText(l.text, x, y);
+    }
+    ctx.restore();
+  },
+};
+
 // a series' colour is a palette name (style.css: "ours", "big", "neutral"…), drawn in the theme's value
 const paint = (name) => colour(name || "big");
 // the axes, ticks and grid in the theme's muted ink and rules (set one by one: Chart.js's options
@@ -24,7 +63,6 @@ function themeChart(chart) {
     axis.border.color = rule;
     axis.title.color = text;
   }
-  chart.options.plugins.legend.labels.color = colour("ink");
 }
 
 const charts = []; // [chart, xTitle, yTitle, redraw]
@@ -71,13 +109,14 @@ export function lineChart(canvas, options = {}) {
 function makeChart(Chart, canvas, { logX = false, logY = false, xTitle = "", yTitle = "", xMin, yMin }) {
   const chart = new Chart(canvas.getContext("2d"), {
     type: "scatter",
+    plugins: [directLabels],
     data: { datasets: [] },
     options: {
       locale: currentLang(),
       animation: false, responsive: true, maintainAspectRatio: false, parsing: false, normalized: true,
-      plugins: { legend: { labels: { boxWidth: 12, font: { size: 11 } } }, tooltip: { enabled: true } },
+      plugins: { legend: { display: false }, tooltip: { enabled: true } },
       scales: {
-        x: { type: logX ? "logarithmic" : "linear", title: { display: !!xTitle, text: titleText(xTitle) }, min: xMin },
+        x: { type: logX ? "logarithmic" : "linear", title: { display: !!xTitle, text: titleText(xTitle) }, min: xMin, grid: { display: false } },
         y: { type: logY ? "logarithmic" : "linear", title: { display: !!yTitle, text: titleText(yTitle) }, min: yMin,
           ticks: logY ? { callback: (v) => (Number.isInteger(Math.log10(v)) ? `1e${Math.log10(v)}` : "") } : {} },
       },
@@ -100,10 +139,12 @@ function makeChart(Chart, canvas, { logX = false, logY = false, xTitle = "", yTi
       const [x0, x1] = [Math.min(...xs), Math.max(...xs)], [y0, y1] = [Math.min(...ys), Math.max(...ys)];
       for (const l of lines) {
         const data = l.y != null ? [{ x: x0, y: l.y }, { x: x1, y: l.y }] : [{ x: l.x, y: y0 }, { x: l.x, y: y1 }];
-        ds.push({ label: l.label, data, showLine: true, pointRadius: 0, borderDash: [5, 4], borderWidth: 1.5,
+        ds.push({ label: l.label, data, isLine: l.y != null ? "x" : "y", showLine: true, pointRadius: 0, borderDash: [5, 4], borderWidth: 1.5,
           borderColor: paint(l.color), backgroundColor: paint(l.color) });
       }
       chart.data.datasets = ds;
+      // the x axis ends where the data ends (Chart.js rounds it up to a tick: data to 32 drawn to 35)
+      if (!logX && Number.isFinite(x1)) chart.options.scales.x.max = x1;
       chart.update("none");
     },
   };

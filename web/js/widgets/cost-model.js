@@ -81,7 +81,7 @@ export function mountCostModel(root) {
       ["w3.cm.fig.ceiling_inf", p.alpha < 1 ? pct(1 - p.alpha ** (p.gamma + 1)) : t("w3.cm.no_ceiling"), "cm-ceiling-inf"]].map(([l, v, id]) =>
       el("span", { class: "stat" }, el("span", { class: "stat-label", t: l }), el("b", { id, text: v }))));
     chart.set([{ label: t("w3.cm.legend.speedup"), data: s.speedups, x0: 0, color: "ours" },
-      { label: t("w3.cm.legend.best"), points: [{ x: s.best_gamma, y: s.best_speedup }], color: "big" },
+      { label: t("w3.cm.legend.best", { g: s.best_gamma, x: t("w3.times", { x: fmt(s.best_speedup, 2) }) }), points: [{ x: s.best_gamma, y: s.best_speedup }], color: "big" },
       { label: t("w3.cm.legend.here"), points: [{ x: p.gamma, y: p.speedup }], color: "ink" }],
     [{ y: 1, label: t("w3.cm.legend.none"), color: "neutral" }]);
     peak.textContent = t("w3.cm.peak", { gamma: s.best_gamma, speedup: fmt(s.best_speedup, 2) }) +
