@@ -14,6 +14,7 @@ OVERFLOW = """async () => {
   }
   const bad = [];
   for (const n of document.querySelectorAll('.widget, figure, .table-scroll, table, .katex-display, .math-block, pre, canvas, svg.diagram-svg')) {
+    if (n.closest('details:not([open])')) continue; // not shown (a margin note's hidden body included)
     const scrolls = n.scrollWidth > n.clientWidth + 1 && !['visible', 'clip'].includes(getComputedStyle(n).overflowX);
     const r = n.getBoundingClientRect();
     if (scrolls || r.right > innerWidth + 0.5 || r.left < -0.5)
@@ -39,6 +40,20 @@ def test_nothing_is_cut_off_or_scrolls_sideways_on_a_desktop(browser, site, widt
     assert 560 <= cols["text"] <= 700, cols["text"]
     if width >= 1100:
         assert min(cols["figures"]) > cols["text"] + 200, cols
+    # from 1400 px the short notes (closed asides) sit in the margin, right of the text column, which
+    # keeps its place: every paragraph starts where the chapter's first does
+    notes = pg.evaluate("""() => {
+      const col = document.querySelector('#ch1 > p').getBoundingClientRect();
+      const lefts = [...document.querySelectorAll('.chapter > p')].filter((p) => p.getClientRects().length).map((p) => Math.round(p.getBoundingClientRect().left));
+      const asides = [...document.querySelectorAll('.chapter > details.aside:not([open])')].filter((a) => a.getClientRects().length).map((a) => a.getBoundingClientRect());
+      return { lefts: [...new Set(lefts)], col: [col.left, col.right], asides: asides.map((r) => [r.left, r.right]) };
+    }""")
+    assert len(notes["lefts"]) == 1, notes["lefts"]
+    if width >= 1400:
+        off = [a for a in notes["asides"] if not (a[0] >= notes["col"][1] + 16 and a[1] <= width)]
+        assert notes["asides"] and not off, off
+    else:
+        assert all(left < notes["col"][1] for left, _ in notes["asides"])
     ctx.close()
 
 
