@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -331,8 +332,11 @@ def step_micropip() -> Path:
     return dst / found[0].name
 
 
+SERIF = "@fontsource-variable/source-serif-4"  # the text face, self-hosted (design review item 11)
+
+
 def step_vendor() -> None:
-    """Chart.js and KaTeX (with its fonts) from node_modules into web/vendor/."""
+    """Chart.js, KaTeX (with its fonts) and the text face from node_modules into web/vendor/."""
     nm = ROOT / "node_modules"
     dst = WEB / "vendor"
     (dst / "katex").mkdir(parents=True, exist_ok=True)
@@ -340,6 +344,17 @@ def step_vendor() -> None:
     shutil.copy2(nm / "katex" / "dist" / "katex.min.js", dst / "katex" / "katex.min.js")
     shutil.copy2(nm / "katex" / "dist" / "katex.min.css", dst / "katex" / "katex.min.css")
     shutil.copytree(nm / "katex" / "dist" / "fonts", dst / "katex" / "fonts", dirs_exist_ok=True)
+    # Source Serif 4, variable weight, upright and italic: the browser fetches only the scripts a
+    # page uses (each file's unicode-range). font-display optional instead of fontsource's swap: a
+    # face that is not in within about 100 ms is not swapped in later, so the text never reflows
+    # (no layout shift) and never waits; the service worker's cache has it for the next visit.
+    serif, out = nm / SERIF, dst / "source-serif-4"
+    (out / "files").mkdir(parents=True, exist_ok=True)
+    css = "".join((serif / f).read_text() for f in ("wght.css", "wght-italic.css")).replace("font-display: swap", "font-display: optional")
+    for name in sorted(set(re.findall(r"url\(\./files/([^)]+)\)", css))):
+        shutil.copy2(serif / "files" / name, out / "files" / name)
+    (out / "fonts.css").write_text(css)
+    shutil.copy2(serif / "LICENSE", out / "LICENSE")
 
 
 BUNDLE = "js/main.bundle.js"
@@ -451,7 +466,7 @@ def step_first_frames(i18n: dict) -> bool:
         changed = True
     for lang, numbers in measured.items():
         out = WEB / "i18n" / f"{lang}.json"
-        data = texts.to_json({**json.loads(out.read_text(encoding="utf-8")), "__built": numbers})
+        data = texts.to_json({**json.loads(out.read_text(encoding="utf-8")), firstframes.BUILT: numbers})
         if out.read_text(encoding="utf-8") != data:
             out.write_text(data, encoding="utf-8")
             changed = True

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from conftest import WEB, guarded_page, open_ready
 
-from decodelab_tools import texts
+from decodelab_tools import firstframes, texts
 from decodelab_tools.firstpaint import page_name
 
 
@@ -134,10 +134,10 @@ def test_a_language_switch_keeps_the_builds_measurement(browser, site):
         key = "ch3.rf-gmacs"  # the roofline's, far below the first screen: not measured yet
         sel = f'[data-live="{key}"]'
         ru = json.loads((WEB / "i18n" / "ru.json").read_text(encoding="utf-8"))
-        assert key in ru["__built"]
+        assert key in ru[firstframes.BUILT]
         pg.click("#lang-switch a[hreflang=ru]")
         pg.wait_for_function("() => document.documentElement.lang === 'ru'")
         got = pg.eval_on_selector_all(sel, "ns => ns.map((n) => [n.innerHTML, n.hasAttribute('data-built'), n.title])")
-        assert got and all(html == ru["__built"][key] and built and title == ru["live.built"] for html, built, title in got)
+        assert got and all(html == ru[firstframes.BUILT][key] and built and title == ru["live.built"] for html, built, title in got)
     finally:
         ctx.close()

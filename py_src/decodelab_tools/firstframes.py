@@ -26,6 +26,8 @@ from .firstpaint import page_name
 WAIT_MS = 180_000  # the slowest figure waits for the draft model and two re-quantizations
 
 
+BUILT = "__built"  # LANG.json's map of the numbers the build measured (web/js/i18n.js builtNumber)
+
 def inputs_digest(root: Path) -> str:
     web = root / "web"
     files = sorted([*root.glob("models/*.dlm"), *(web / "kernels").glob("*.wasm"), *(root / "py_src" / "decodelab").glob("*.py"),
