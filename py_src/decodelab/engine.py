@@ -263,6 +263,19 @@ class Engine:
         base = self.k.model_cache(self.h, 1 if values else 0)
         return self.k.get_f32(base + 4 * (layer * self.n_heads + head) * self.context * hd, n * hd)
 
+    def quantize_input(self, x) -> tuple[list[int], float]:
+        """The fast path's rounding of an input vector, by the kernel itself (dl_quantize_x): its
+        7-bit integers and the one scale for the vector (the int8 figure shows both)."""
+        k = self.k
+        mark = k.mark()
+        try:
+            xp, qp = k.alloc(4 * len(x)), k.alloc(len(x) + 16)
+            k.put_f32(xp, x)
+            xs = float(k.quantize_x(xp, qp, len(x)))
+            return list(memoryview(bytes(k.get_bytes(qp, len(x)))).cast("b")), xs
+        finally:
+            k.release(mark)
+
     def _check(self, ok) -> None:
         if not ok:
             raise KernelError(f"{self.name}: {self.k.last_error()}")

@@ -106,19 +106,6 @@ def _layer1_input(e, bundle, token: int) -> list[float]:
     return [(v - mean) * inv * w[i] + b[i] for i, v in enumerate(x)]
 
 
-def _quantize_input(k, x: list[float]) -> tuple[list[int], float]:
-    """The fast path's rounding of the input, by the kernel itself (dl_quantize_x): 7-bit integers
-    and one scale for the vector."""
-    mark = k.mark()
-    try:
-        xp, qp = k.alloc(4 * len(x)), k.alloc(len(x) + 16)
-        k.put_f32(xp, x)
-        xs = float(k.quantize_x(xp, qp, len(x)))
-        return list(memoryview(bytes(k.get_bytes(qp, len(x)))).cast("b")), xs
-    finally:
-        k.release(mark)
-
-
 @endpoint
 def fig_int8_row(row: int = 0, prompt: str = "Once") -> dict:
     """One real row of layer 1's attention matrix (h0.qkv) times its real input, the prompt's first
@@ -136,7 +123,7 @@ def fig_int8_row(row: int = 0, prompt: str = "Once") -> dict:
     q = list(memoryview(bytes(t.data[row * t.cols:(row + 1) * t.cols])).cast("b"))
     s = float(t.scale_list()[row])
     x = _layer1_input(e, b, ids[0])
-    xq, xs = _quantize_input(e.k, x)
+    xq, xs = e.quantize_input(x)  # the kernel's own rounding (dl_quantize_x)
     at = max(range(t.cols), key=lambda c: abs(q[c]))  # the row's largest weight: 127 by construction
     products = [a * b for a, b in zip(q, xq)]
     steps = [sum(products[g:g + LANES]) for g in range(0, t.cols, LANES)]
