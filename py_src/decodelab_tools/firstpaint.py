@@ -127,24 +127,11 @@ def lang_json(filled: dict[str, str], lang: str, result: dict) -> dict:
     return {**filled, PINNED: result["numbers"][lang]}
 
 
-# The text face's subsets each language's prose is set in (vendor/source-serif-4, copied by
-# build.py step_vendor): preloaded, so the face is in before the first paint and font-display
-# optional keeps it (the other subsets load on demand through their unicode-range).
-FONT_SUBSETS = {"en": ("latin",), "ru": ("cyrillic", "latin"), "vi": ("latin", "vietnamese")}
-FONT_PRELOADS = "<!-- the text face's preloads (firstpaint.FONT_SUBSETS) -->"
-
-
-def font_preloads(lang: str) -> str:
-    return "\n".join(f'<link rel="preload" href="vendor/source-serif-4/files/source-serif-4-{sub}-wght-normal.woff2" '
-                     'as="font" type="font/woff2" crossorigin>' for sub in FONT_SUBSETS[lang])
-
-
 def page_for(template: str, lang: str, filled: dict[str, str], result: dict, base: str | None = None) -> str:
     """The language's index page: the template's text in that language, its numbers written, its
     links for search engines (seo_links)."""
     html = texts.sync_index(spec_gen.fill_page(template, filled), filled)
     html = fill_text(html, result["numbers"][lang], result["when"], PAGE)
-    html = html.replace(FONT_PRELOADS, font_preloads(lang), 1)
     if lang != texts.LANGS[0]:
         # a page in its own language: boot.js keeps to it unless the URL asks for another
         html = html.replace('<html lang="en">', f'<html lang="{lang}" data-lang-page>', 1)
