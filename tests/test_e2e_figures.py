@@ -82,8 +82,7 @@ def test_the_kv_cache_is_drawn_from_the_config_and_grows_a_row_per_token(ready_p
     show(pg, "fig-kv")
     pg.wait_for_selector("#fig-kv .kv-tables")
     step = int(pg.eval_on_selector("#fig-kv", "e => e.dataset.step"))
-    layers_n = int(pg.eval_on_selector('[data-live="ch2.cfg.n_layers"]', "n => n.textContent"))
-    heads = int(pg.eval_on_selector('[data-live="ch2.cfg.n_heads"]', "n => n.textContent"))
+    layers_n, heads = (int(v) for v in pg.eval_on_selector("#fig-kv", "e => e.dataset.shape").split(","))
     # every layer's keys and values: a cell per head and token so far, the newest row outlined in each table
     cells = lambda: pg.eval_on_selector_all("#fig-kv .kv-tables .kv-cell", "ns => ns.length")
     assert cells() == 2 * layers_n * heads * step

@@ -89,6 +89,7 @@ export function mountKvCache(root) {
     next.disabled = step >= f.tokens.length;
     again.disabled = step <= 1;
     root.dataset.step = String(step);
+    root.dataset.shape = `${f.n_layers},${f.n_heads}`; // the model's layers and heads, as drawn
   });
   next.addEventListener("click", () => { step += 1; draw(f); });
   again.addEventListener("click", () => { step = 1; draw(f); });
