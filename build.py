@@ -336,14 +336,15 @@ SERIF = "@fontsource-variable/source-serif-4"  # the text face, self-hosted (des
 
 
 def step_vendor() -> None:
-    """Chart.js, KaTeX (with its fonts) and the text face from node_modules into web/vendor/."""
+    """Chart.js, KaTeX's script and the text face from node_modules into web/vendor/ (the math face
+    is cut to the formulas when the pages are written: mathrender.write_math_face)."""
     nm = ROOT / "node_modules"
     dst = WEB / "vendor"
     (dst / "katex").mkdir(parents=True, exist_ok=True)
     shutil.copy2(nm / "chart.js" / "dist" / "chart.umd.min.js", dst / "chart.umd.min.js")
     shutil.copy2(nm / "katex" / "dist" / "katex.min.js", dst / "katex" / "katex.min.js")
-    shutil.copy2(nm / "katex" / "dist" / "katex.min.css", dst / "katex" / "katex.min.css")
-    shutil.copytree(nm / "katex" / "dist" / "fonts", dst / "katex" / "fonts", dirs_exist_ok=True)
+    for gone in (dst / "katex" / "katex.min.css", dst / "katex" / "fonts"):  # HTML output's, no longer used
+        shutil.rmtree(gone) if gone.is_dir() else gone.unlink(missing_ok=True)
     # Source Serif 4, variable weight, upright and italic: the browser fetches only the scripts a
     # page uses (each file's unicode-range). font-display optional instead of fontsource's swap: a
     # face that is not in within about 100 ms is not swapped in later, so the text never reflows
@@ -434,6 +435,7 @@ def step_text_and_pages() -> dict:
         html = mathrender.apply_html(firstpaint.page_for(toc.fill(synced), lang, filled, result), rendered, styles)
         if not page.exists() or page.read_text(encoding="utf-8") != html:
             page.write_text(html, encoding="utf-8")
+    mathrender.write_math_face(ROOT, rendered, WEB / "vendor" / "stix-two-math")
     css = WEB / "css" / "math.css"
     if not css.exists() or css.read_text() != styles.css():
         css.write_text(styles.css())

@@ -236,19 +236,52 @@ def test_the_offline_list_names_every_file_a_visit_may_fetch():
 
 @pytest.mark.parametrize("page", ["index.html", "index.ru.html", "index.vi.html"])
 def test_the_served_pages_carry_every_formula_typeset(page):
-    """mathrender.py: each formula of the article is KaTeX's HTML in the served page (and in the
-    language's JSON), with its TeX kept in data-tex; no style attribute (the CSP refuses them):
-    each of KaTeX's sizes is a class of css/math.css, and every class used is defined there."""
+    """mathrender.py: each formula of the article is KaTeX's MathML in the served page (and in the
+    language's JSON), with its TeX kept in data-tex and not again in an annotation, and no HTML
+    rendering beside it (it was half the page); no style attribute (the CSP refuses them): any
+    size KaTeX writes is a class of css/math.css, and every class used is defined there."""
     import re
 
     html = (WEB / page).read_text(encoding="utf-8")
     assert not re.search(r'<span class="math">|<div class="math-block">', html)  # none left as TeX
     assert html.count('class="katex"') > 200 and html.count("data-tex=") > 200
+    assert html.count("<math ") == html.count('class="katex"')
+    assert "katex-html" not in html and "<annotation" not in html and "mathvariant=\"double-struck\"" not in html
     assert ' style="' not in html
     css = (WEB / "css" / "math.css").read_text()
     defined = set(re.findall(r"^\.(kx\w+)\{", css, re.M))
     used = set(re.findall(r"\b(kx[0-9a-f]{8})\b", html))
-    assert used and used <= defined
+    assert used <= defined
     lang = {"index.html": "en", "index.ru.html": "ru", "index.vi.html": "vi"}[page]
     entries = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
     assert 'class="katex"' in entries["ch1.math3"] and ' style="' not in json.dumps(entries)
+
+
+def test_the_math_face_has_every_glyph_the_formulas_show():
+    """The math face is STIX Two Math cut to our formulas (mathrender.write_math_face): it keeps
+    its MATH table (the browser's MathML layout reads its constants and stretched sizes), has a
+    glyph for every character of every served formula, the math italic letters a single-letter
+    identifier is drawn in, and is a small part of the whole font."""
+    import html as html_lib
+    import re
+
+    from fontTools.ttLib import TTFont
+
+    from decodelab_tools import mathrender
+
+    face = WEB / "vendor" / "stix-two-math"
+    (woff2,) = face.glob("stix-two-math-*.woff2")
+    assert re.search(r"font-family: 'STIX Two Math'.*url\(\./%s\)" % re.escape(woff2.name), (face / "fonts.css").read_text())
+    font = TTFont(woff2)
+    assert "MATH" in font
+    cmap = font.getBestCmap()
+    shown = set()
+    for page in ("index.html", "index.ru.html", "index.vi.html"):
+        for m in re.findall(r"<math .*?</math>", (WEB / page).read_text(encoding="utf-8"), re.S):
+            shown.update(html_lib.unescape(re.sub(r"<[^>]+>", "", m)))
+    words = {c for c in shown if c.isalpha() and not ("a" <= c.lower() <= "z" or "\u0370" <= c <= "\u03ff")}
+    missing = {c for c in shown - words if ord(c) not in cmap and not c.isspace()}
+    assert not missing, missing  # words in \text{} may be Cyrillic or Vietnamese: the text face draws them
+    assert all(cp in cmap for cp in (0x1D45D, 0x1D6FE, 0x1D6FC))  # math italic p, gamma, alpha
+    whole = (ROOT / "node_modules" / mathrender.MATH_FONT_PACKAGE / mathrender.MATH_FONT_FILE).stat().st_size
+    assert woff2.stat().st_size < whole / 4

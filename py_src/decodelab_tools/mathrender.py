@@ -1,10 +1,11 @@
 """Formulas typeset when the page is built: every `<span class="math">` in an entry and every entry
-shown in a `<div class="math-block">` is replaced by KaTeX's HTML (node/katex_render.mjs, the
+shown in a `<div class="math-block">` is replaced by KaTeX's MathML (node/katex_render.mjs, the
 pinned package the page vendors), in the served pages and in LANG.json alike, so neither the first
 paint nor a language switch loads KaTeX; the page typesets only what it computes itself (the cost
 model's formula, web/js/ui.js tex()).
 
-KaTeX writes its sizes as style attributes, which the page's CSP (style-src 'self') refuses; each
+The browser lays the MathML out in STIX Two Math, cut here to the glyphs the formulas use
+(write_math_face). KaTeX can write sizes as style attributes, which the page's CSP (style-src 'self') refuses; each
 distinct one becomes a class in web/css/math.css instead, written with the pages. A formula KaTeX
 cannot read keeps its TeX source, and the page tries it and words the failure as before.
 """
@@ -14,6 +15,7 @@ import hashlib
 import html
 import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -57,7 +59,7 @@ def render(formulas: set[tuple[str, bool]], root: Path, cache: Path) -> dict[tup
         got = json.loads(run.stdout)
         cache.mkdir(parents=True, exist_ok=True)
         stamp.write_text(json.dumps(got))
-    return {item: r.get("html") for item, r in zip(items, got)}
+    return {item: core_variants(r["html"]) if r.get("html") else None for item, r in zip(items, got)}
 
 
 class StyleClasses:
@@ -115,3 +117,79 @@ def apply_html(page: str, rendered: dict, styles: StyleClasses) -> str:
         h = rendered.get((_tex(m.group(1)), False))
         return f'<span class="math" data-tex="{html.escape(_tex(m.group(1)), quote=True)}">{styles(h)}</span>' if h else m.group(0)
     return INLINE.sub(inline, PLAIN_BLOCK.sub(block, page))
+
+
+# --- the math face ------------------------------------------------------------------------------
+# The formulas are MathML, which the browser lays out with an OpenType MATH font: STIX Two Math, from
+# npm @fontsource/stix-two-math (its file holds the whole font; fontsource's CSS names only Latin).
+# Whole, it is 403 KB; the build keeps the glyphs our formulas can show (fontTools' subsetter keeps
+# the MATH table and the stretched sizes of what it keeps): about a tenth of it.
+MATH_FONT_PACKAGE = "@fontsource/stix-two-math"
+MATH_FONT_FILE = "files/stix-two-math-latin-400-normal.woff2"
+MATH_FAMILY = "STIX Two Math"
+# A single-letter identifier is drawn in the math italic alphabet (MathML's math-auto), and the
+# formulas the page computes itself (the cost model's) draw digits, ASCII, × and − the build has
+# not seen: those ranges always stay.
+ALWAYS = [(0x20, 0x7E), (0xA0, 0xA0), (0xD7, 0xD7), (0x2212, 0x2212), (0x210E, 0x210E),
+          (0x1D434, 0x1D467), (0x1D6E2, 0x1D71B)]
+TAG = re.compile(r"<[^>]+>")
+# MathML Core draws mathvariant="normal" only; KaTeX writes \mathbb and \mathbf as other variants,
+# which Chromium would draw as plain letters. Those letters become their own code points.
+_DOUBLE_STRUCK_HOLES = {"C": 0x2102, "H": 0x210D, "N": 0x2115, "P": 0x2119, "Q": 0x211A, "R": 0x211D, "Z": 0x2124}
+VARIANT = re.compile(r'<(mi|mn) mathvariant="(double-struck|bold)">([A-Za-z0-9])</\1>')
+
+
+def _variant_char(variant: str, c: str) -> str:
+    if variant == "double-struck":
+        if c in _DOUBLE_STRUCK_HOLES:
+            return chr(_DOUBLE_STRUCK_HOLES[c])
+        if c.isdigit():
+            return chr(0x1D7D8 + int(c))
+        return chr((0x1D538 + ord(c) - 65) if c.isupper() else (0x1D552 + ord(c) - 97))
+    if c.isdigit():
+        return chr(0x1D7CE + int(c))
+    return chr((0x1D400 + ord(c) - 65) if c.isupper() else (0x1D41A + ord(c) - 97))
+
+
+def core_variants(fragment: str) -> str:
+    """KaTeX's MathML with the variants MathML Core does not draw written as their own letters."""
+    return VARIANT.sub(lambda m: f'<{m.group(1)}>{_variant_char(m.group(2), m.group(3))}</{m.group(1)}>', fragment)
+
+
+def characters(rendered: dict) -> set[int]:
+    """The code points the built formulas show, and those the page's own formulas may."""
+    used = {cp for a, b in ALWAYS for cp in range(a, b + 1)}
+    for h in rendered.values():
+        if h:
+            used.update(ord(c) for c in html.unescape(TAG.sub("", core_variants(h))))
+    return used
+
+
+def write_math_face(root: Path, rendered: dict, out: Path) -> None:
+    """vendor/stix-two-math/: the math face cut to `characters(rendered)` (woff2), its @font-face
+    (font-display swap: the formulas keep their place while it arrives, only their glyphs change)
+    and its licence. Skipped when the same characters were cut before."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    package = root / "node_modules" / MATH_FONT_PACKAGE
+    cps = sorted(characters(rendered))
+    key = hashlib.sha256(json.dumps(cps).encode() + (package / "package.json").read_bytes()).hexdigest()[:12]
+    name = f"stix-two-math-{key}.woff2"
+    out.mkdir(parents=True, exist_ok=True)
+    if not (out / name).exists():
+        for old in out.glob("stix-two-math-*.woff2"):
+            old.unlink()
+        opts = subset.Options()
+        opts.flavor = "woff2"
+        opts.layout_features = ["*"]  # the math features (ssty: script-size glyphs) and the rest
+        font = TTFont(package / MATH_FONT_FILE)
+        cut = subset.Subsetter(opts)
+        cut.populate(unicodes=cps)
+        cut.subset(font)
+        font.save(out / name)
+    (out / "fonts.css").write_text(
+        "/* generated by build.py (decodelab_tools/mathrender.py): STIX Two Math, cut to our formulas' glyphs */\n"
+        f"@font-face {{ font-family: '{MATH_FAMILY}'; font-style: normal; font-weight: 400; font-display: swap; "
+        f"src: url(./{name}) format('woff2'); }}\n")
+    shutil.copy2(package / "LICENSE", out / "LICENSE")

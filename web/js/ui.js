@@ -88,6 +88,10 @@ export function loadVendorScript(path, name) {
   return vendored[path];
 }
 
+// MathML, as the build typesets the article's formulas (decodelab_tools/node/katex_render.mjs): one
+// rendering for every formula, laid out by the browser in the page's math face (no KaTeX CSS or fonts)
+const MATH_OUTPUT = "mathml";
+
 // formulas keep showing their TeX source if KaTeX cannot be loaded
 export const loadKatex = () => loadVendorScript("vendor/katex/katex.min.js", "katex");
 
@@ -99,7 +103,7 @@ function renderMath(n) {
   loadKatex().then((katex) => {
     if (!katex || n.dataset.tex) return;
     n.dataset.tex = n.textContent;
-    katex.render(n.textContent, n, { displayMode: n.classList.contains("math-block"), throwOnError: false });
+    katex.render(n.textContent, n, { displayMode: n.classList.contains("math-block"), throwOnError: false, output: MATH_OUTPUT });
   });
 }
 
@@ -167,7 +171,7 @@ export function tex(node, src, display = false) {
   node.dataset.src = src;
   const render = (katex) => {
     try {
-      katex.render(src, node, { displayMode: display, throwOnError: true });
+      katex.render(src, node, { displayMode: display, throwOnError: true, output: MATH_OUTPUT });
       node._text = null; // the formula, not a message, is what a language switch leaves here
       rerender.delete(node);
       delete node.dataset.texFailed;
