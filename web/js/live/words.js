@@ -5,7 +5,7 @@ import { t, fixed } from "../i18n.js";
 import { CITED } from "../cited.js";
 import { SPEC } from "../generated/spec.js";
 import {
-  f2, shape, depthList, numberList, fmtCount, fmtEff, sizeComparison, story,
+  f2, shape, depthList, numberList, fmtCount, fmtEff, sizeComparison, story, words,
 } from "./formats.js";
 
 // ---- words some numbers come with -------------------------------------------------------------
@@ -138,3 +138,46 @@ export function factsKeys(r) {
 
 // the depth the bit-depth widget shows beside 8 bits: where the held-out loss starts to show
 export const bitDepthLow = (heldout) => (heldout && heldout.thread.row) || 4;
+
+// ---- verdicts: the words a slot of the prose takes from the reader's own run ------------------
+// Each group is one outcome of a run (which side of a ridge our kernel falls on, whether
+// speculation paid, how the acceptance rate spread) and, for every slot it drives, the entry that
+// slot shows for each value (null: the slot shows the number itself). Slots of one group are
+// driven by one value, so they cannot disagree. The widgets pick their words here, and
+// tests/test_live_variants.py renders every value in place, in its paragraph, in each language.
+export const VERDICTS = {
+  // our kernel's intensity (one multiply-add per byte) against this machine's ridge from cache
+  ourSide: {
+    "ch3.rf-our-regime": { right: "w3.live.regime_right", left: "w3.live.regime_left", close: "w3.live.regime_close" },
+    "ch3.rf-sides": { right: "w3.live.sides_opposite", left: "w3.live.sides_same", close: "w3.live.sides_same" },
+  },
+  // the same intensity against the ridge from main memory
+  dramSide: { "ch3.rf-dram-regime": { right: "w3.live.dram_right", left: "w3.live.dram_left", close: "w3.live.regime_close" } },
+  // the live pair's verdict (Python's ch3_live_summary), in the prose and as the widget's badge
+  speculation: {
+    "ch3.ls-verdict": { pays: "w3.live.verdict_pays", "does not pay": "w3.live.verdict_not", "too close to call": "w3.live.verdict_close" },
+    "badge:ls-verdict": { pays: "w3.ls.verdict.pays", "does not pay": "w3.ls.verdict.not", "too close to call": "w3.ls.verdict.close" },
+  },
+  // the live pair's acceptance over its runs: none drafted (γ = 0), one value, or a spread
+  acceptance: {
+    "ch3.ls-alpha": { none: "w3.live.alpha_none", same: null, spread: null },
+    "ch3.ls-alpha-range": { none: "w3.live.alpha_no_drafts", same: "w3.live.alpha_same", spread: "w3.live.alpha_range" },
+  },
+  // the verify-cost chart: did one block of positions beat as many single steps?
+  blockSaving: { "ch3.vc-block-saving-pct": { saves: null, none: "w3.live.none" } },
+};
+
+// Which side of a ridge our kernel's one multiply-add per byte falls on: a quarter past it either
+// way, or too close to call
+export function side(ridge) {
+  const x = 1 / ridge;
+  return x >= 1.25 ? "right" : x <= 0.8 ? "left" : "close";
+}
+
+// The entry `slot` shows for `value` of its group, as words (live/formats.js), or `number` itself
+// where the slot shows the number
+export function verdict(group, slot, value, args = {}, number = undefined) {
+  const key = VERDICTS[group][slot][value];
+  if (key === undefined) throw new Error(`no words for ${slot} = ${value}`);
+  return key === null ? number : words(key, args);
+}

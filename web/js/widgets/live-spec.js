@@ -7,7 +7,7 @@ import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus, setText, t
 import { t, fixed, onLang } from "../i18n.js";
 import * as store from "../store.js";
 import { setLive } from "../live.js";
-import { words } from "../live/formats.js";
+import { verdict } from "../live/words.js";
 
 const PROMPT = "Once upon a time, there was a little girl named Lily.";
 const RUNS = 5;
@@ -16,8 +16,8 @@ export const KINDS = {
   accepted: ["✓", "w3.ls.kind.accepted"], rejected: ["✗", "w3.ls.kind.rejected"], unchecked: ["·", "w3.ls.kind.unchecked"],
   correction: ["→", "w3.ls.kind.correction"], bonus: ["+", "w3.ls.kind.bonus"],
 };
-const VERDICT = { pays: ["good", "w3.ls.verdict.pays"], "does not pay": ["warn", "w3.ls.verdict.not"],
-  "too close to call": ["", "w3.ls.verdict.close"] };
+// the badge's tint for each verdict (its words: live/words.js VERDICTS)
+const VERDICT_TINT = { pays: "good", "does not pay": "warn", "too close to call": "" };
 
 function roundsView(rounds) {
   // the tokens are the model's own text, English in every language (translate=no)
@@ -89,9 +89,9 @@ export function mountLiveSpec(root, ctx = {}) {
   });
   function render() {
     const { s, r, g } = last;
-    const [cls, words] = VERDICT[s.verdict];
+    const badge = verdict("speculation", "badge:ls-verdict", s.verdict);
     out.replaceChildren(...lines(s, r, g).map(([key, args]) => el("div", { text: t(key, args) })),
-      el("div", { class: cls, id: "ls-verdict", text: t(words) }));
+      el("div", { class: VERDICT_TINT[s.verdict], id: "ls-verdict", text: t(badge.key) }));
   }
   onLang(() => { if (last && !out.dataset.unavailable) render(); });
   const once = serial([run], status, { gamma, mode });
@@ -144,15 +144,16 @@ export function mountLiveSpec(root, ctx = {}) {
 }
 
 // the prose's figures from the reader's runs of the pair: α, the costs, the speed-up and its verdict
-const PROSE_VERDICT = { pays: "w3.live.verdict_pays", "does not pay": "w3.live.verdict_not", "too close to call": "w3.live.verdict_close" };
 function proseKeys(s) {
   const a = s.alpha, sp = s.measured_speedup;
+  const spread = a.lo == null ? "none" : a.lo === a.hi ? "same" : "spread";
   return { "ch3.ls-runs": s.runs, "ch3.ls-gamma": s.gamma, "ch3.ls-gamma-plus-1": s.gamma + 1,
-    "ch3.ls-alpha": a.median ?? words("w3.live.alpha_none"),
-    "ch3.ls-alpha-range": a.lo == null ? words("w3.live.alpha_no_drafts") : a.lo === a.hi ? words("w3.live.alpha_same")
-      : words("w3.live.alpha_range", { lo: { value: a.lo, fixed: 2 }, hi: { value: a.hi, fixed: 2 } }),
-    "ch3.ls-cd": s.c_draft.median ?? words("w3.live.cd_none"), "ch3.ls-cv": s.c_verify.median,
+    "ch3.ls-alpha": verdict("acceptance", "ch3.ls-alpha", spread, {}, a.median),
+    "ch3.ls-alpha-range": verdict("acceptance", "ch3.ls-alpha-range", spread, { lo: { value: a.lo, fixed: 2 }, hi: { value: a.hi, fixed: 2 } }),
+    // a draft pass's cost does not depend on γ: at γ = 0 (no draft ran) the slot keeps the last
+    // one measured, by the reader or, marked so, by the build
+    ...(s.c_draft.median == null ? {} : { "ch3.ls-cd": s.c_draft.median }), "ch3.ls-cv": s.c_verify.median,
     "ch3.ls-tpr": s.tokens_per_round.median, "ch3.ls-E": s.E, "ch3.ls-speedup": sp.median,
     "ch3.ls-speedup-range": [sp.lo, sp.hi], "ch3.ls-speedup-mid": [sp.trim_lo, sp.trim_hi],
-    "ch3.ls-pred": s.predicted_speedup.median, "ch3.ls-verdict": words(PROSE_VERDICT[s.verdict]), "ch3.ls-flat-speedup": s.flat_speedup };
+    "ch3.ls-pred": s.predicted_speedup.median, "ch3.ls-verdict": verdict("speculation", "ch3.ls-verdict", s.verdict), "ch3.ls-flat-speedup": s.flat_speedup };
 }

@@ -7,7 +7,7 @@ import { t, plain, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { setLive } from "../live.js";
 import * as store from "../store.js";
-import { words } from "../live/formats.js";
+import { verdict, side } from "../live/words.js";
 import { H100_SXM, FLOP_PER_MAC } from "../hardware.js";
 
 // intensities from 1/16 to 1024 multiply-adds per byte, log-spaced
@@ -74,14 +74,9 @@ export function mountRoofline(root) {
 function proseKeys(r) {
   const cache = r.cache.gbps, dram = r.dram.gbps, g = r.macs.gmacs;
   return { "ch3.rf-gbps-cache": cache, "ch3.rf-gbps-dram": dram, "ch3.rf-gmacs": g, "ch3.rf-ridge": g / cache,
-    "ch3.rf-ridge-dram": g / dram, "ch3.rf-our-regime": regime(g / cache, "w3.live.regime_right", "w3.live.regime_left"),
-    "ch3.rf-sides": words(g / cache < 0.8 ? "w3.live.sides_opposite" : "w3.live.sides_same"),
-    "ch3.rf-dram-regime": regime(g / dram, "w3.live.dram_right", "w3.live.dram_left"),
+    "ch3.rf-ridge-dram": g / dram, "ch3.rf-our-regime": verdict("ourSide", "ch3.rf-our-regime", side(g / cache)),
+    "ch3.rf-sides": verdict("ourSide", "ch3.rf-sides", side(g / cache)),
+    "ch3.rf-dram-regime": verdict("dramSide", "ch3.rf-dram-regime", side(g / dram)),
     "ch3.our-math-us": r.macs_per_token / (g * 1e9) * 1e6, "ch3.our-read-us": r.weights_bytes / (cache * 1e9) * 1e6 };
 }
 
-// our intensity (1 multiply-add per byte) against the ridge: right of it, left of it, or too close
-function regime(ridge, right, left) {
-  const x = 1 / ridge;
-  return words(x >= 1.25 ? right : x <= 0.8 ? left : "w3.live.regime_close");
-}

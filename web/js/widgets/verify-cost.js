@@ -8,7 +8,7 @@ import { t, fixed, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import * as store from "../store.js";
 import { setLive } from "../live.js";
-import { words } from "../live/formats.js";
+import { verdict } from "../live/words.js";
 
 const BATCHES = 7;
 
@@ -63,7 +63,7 @@ export function mountVerifyCost(root) {
     store.set("ch3.verify", s); // the live pair reads the slope
     const at = (g) => s.rows.find((x) => x.gamma === g) || {};
     setLive({ "ch3.vc-g4": at(4).block_best, "ch3.vc-g8": at(8).block_best, "ch3.vc-steps-g8": at(8).steps_best,
-      "ch3.vc-slope": s.slope, "ch3.vc-block-saving-pct": s.block_saving > 0 ? s.block_saving : words("w3.live.none"),
+      "ch3.vc-slope": s.slope, "ch3.vc-block-saving-pct": verdict("blockSaving", "ch3.vc-block-saving-pct", s.block_saving > 0 ? "saves" : "none", {}, s.block_saving),
       "ch3.vc-best": s.best, "ch3.vc-best-gamma": s.best_gamma, "ch3.vc-batches": s.batches });
   });
   run.onclick = measure;
