@@ -245,7 +245,7 @@ def test_the_served_pages_carry_every_formula_typeset(page):
     html = (WEB / page).read_text(encoding="utf-8")
     assert not re.search(r'<span class="math">|<div class="math-block">', html)  # none left as TeX
     assert html.count('class="katex"') > 200 and html.count("data-tex=") > 200
-    assert html.count("<math ") == html.count('class="katex"')
+    assert html.count("<math") == html.count('class="katex"')
     assert "katex-html" not in html and "<annotation" not in html and "mathvariant=\"double-struck\"" not in html
     assert ' style="' not in html
     css = (WEB / "css" / "math.css").read_text()
@@ -277,7 +277,7 @@ def test_the_math_face_has_every_glyph_the_formulas_show():
     cmap = font.getBestCmap()
     shown = set()
     for page in ("index.html", "index.ru.html", "index.vi.html"):
-        for m in re.findall(r"<math .*?</math>", (WEB / page).read_text(encoding="utf-8"), re.S):
+        for m in re.findall(r"<math\b.*?</math>", (WEB / page).read_text(encoding="utf-8"), re.S):
             shown.update(html_lib.unescape(re.sub(r"<[^>]+>", "", m)))
     words = {c for c in shown if c.isalpha() and not ("a" <= c.lower() <= "z" or "\u0370" <= c <= "\u03ff")}
     missing = {c for c in shown - words if ord(c) not in cmap and not c.isspace()}

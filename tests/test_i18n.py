@@ -171,3 +171,17 @@ def test_every_endpoint_the_page_calls_has_a_name_for_the_stop_bar():
     internal = {"ping", "load_models"} | {n for n in names if n.startswith("bench_")}
     missing = sorted(n for n in names - internal if f"ui.endpoint.{n}" not in TEXT["en"])
     assert names and not missing, missing
+
+
+def test_the_decimal_marks_table_is_what_intl_writes():
+    """i18n.js keeps each language's decimal mark in a table (the page's first Intl.NumberFormat
+    costs a long task's worth of number data at mount); it must be the mark Intl writes."""
+    import json
+    import subprocess
+
+    url = (ROOT / "web" / "js" / "i18n.js").as_uri()
+    js = (f"import({json.dumps(url)}).then(m => console.log(JSON.stringify(Object.fromEntries(m.LANGS.map((l) => "
+          "[l, [m.DECIMAL_MARKS[l], new Intl.NumberFormat(l).formatToParts(1.5).find((p) => p.type === 'decimal').value]])))))")
+    got = json.loads(subprocess.run(["node", "-e", js], check=True, capture_output=True, text=True).stdout)
+    assert set(got) == {"en", "ru", "vi"}
+    assert all(table == intl for table, intl in got.values()), got

@@ -113,11 +113,25 @@ def frames(root: Path, web: Path, cache: Path, log) -> dict:
     return got
 
 
+# SVG geometry as the browser serialises it carries every float's full digits (x="84.91666666666667"):
+# a hundredth of a pixel is finer than any screen draws, and the digits were a fifth of the copies.
+GEOMETRY = re.compile(r'\b(x|y|x1|x2|y1|y2|cx|cy|r|rx|ry|width|height|d|points|transform|viewBox)="([^"]*)"')
+LONG_NUMBER = re.compile(r"-?\d+\.\d{3,}")
+
+
+def compact(copy: str) -> str:
+    """A first frame's copy with its SVG geometry rounded to hundredths of a pixel."""
+    def attr(m):
+        value = LONG_NUMBER.sub(lambda n: f"{float(n.group(0)):.2f}".rstrip("0").rstrip("."), m.group(2))
+        return f'{m.group(1)}="{value}"'
+    return GEOMETRY.sub(attr, copy)
+
+
 def insert(html: str, copies: dict[str, str]) -> str:
     """The page with each copy written into its host: a figure's before its .diagram-body, a
     widget's at its start (the script moves it below the controls it adds)."""
     for host, copy in copies.items():
-        div = f'<div class="first-frame">{copy}</div>'
+        div = f'<div class="first-frame">{compact(copy)}</div>'
         m = re.search(rf'<(figure|div)\b[^>]*\bid="{re.escape(host)}"[^>]*>', html)
         if not m:
             raise ValueError(f"first frames: no element with id {host} in the page")

@@ -157,11 +157,13 @@ function mountAll() {
     const node = document.getElementById(id);
     if (!node || node.dataset.mounted) return;
     node.dataset.mounted = "1";
+    performance.mark(`mount ${id}`);
     const w = mount(node);
     keepFirstFrame(node); // the build's copy of its first frame stays until the script has drawn its own
     live.push(w);
     persistInputs(node); // after mounting (the widget made its inputs), before anything reads them
     if (engine.isReady() && w && w.update) w.update(); // the engine was ready before this widget
+    performance.measure(`mount ${id}`, `mount ${id}`); // bench startup and the long-task test read these
   };
   // The panel now; the widgets within a screen of the reader's place as an IntersectionObserver
   // reports them: it reads the layout the browser makes for its first paint anyway, where asking
