@@ -456,3 +456,33 @@ def test_toy_sampler_picture_follows_the_sliders(ready_page):
     pg.wait_for_selector("#toy-t-num + .field-error:not([hidden]), #toy-sampler .field-error:not([hidden])")
     assert pg.input_value("#toy-t-num") == "0"
     assert int(pg.get_attribute("#toy-pic svg", "data-draws")) == toy["n"] + 10  # the picture stayed
+
+
+def test_each_rule_row_ends_with_the_tokens_its_stage_leaves(ready_page):
+    """Design item 10: the pipeline sits in the panel. Each rule's row ends with the tokens still
+    candidates after its stage, as CPython's fig_pipeline counts them for the panel's view; moving
+    top-p changes its own row's count, and the pipeline figure draws the same stages."""
+    pg = ready_page
+
+    def counts():
+        got = pg.get_attribute("#sampler-panel .slider-grid", "data-survivors") or ""
+        return dict((k, int(v)) for k, v in (kv.split(":") for kv in got.split(",") if kv))
+
+    for p in (0.95, 0.5):
+        before = counts()
+        pg.eval_on_selector("#sp-top_p", f"(e) => {{ e.value = {p}; e.dispatchEvent(new Event('input')); }}")
+        if p != 0.95:
+            pg.wait_for_function("(b) => document.querySelector('#sampler-panel .slider-grid').dataset.survivors !== b",
+                                 arg=pg.get_attribute("#sampler-panel .slider-grid", "data-survivors"))
+        else:
+            pg.wait_for_function("() => document.querySelector('#sampler-panel .slider-grid').dataset.survivors")
+        c = counts()
+        want = py(pg, "fig_pipeline", prompt=pg.input_value("#sp-prompt"),
+                  settings={"temperature": 0.8, "top_k": 0, "top_p": p, "min_p": 0, "repetition_penalty": 1})
+        assert c == {s["stage"]: s["survivors"] for s in want["stages"]}, (p, before, c)
+        shown = pg.inner_text("#sp-left-top_p").replace(",", "").replace("\u202f", "").replace("\u00a0", "")
+        assert str(c["top_p"]) in shown
+        pg.wait_for_function("(s) => document.querySelector('#fig-pipeline').dataset.survivors === s",
+                             arg=",".join(str(s["survivors"]) for s in want["stages"]))
+    assert counts()["top_p"] >= 1
+    pg.eval_on_selector("#sp-top_p", "(e) => { e.value = 0.95; e.dispatchEvent(new Event('input')); }")

@@ -1,13 +1,11 @@
 // The sampler's pipeline, drawn: scores -> penalty -> temperature -> top-k -> top-p -> min-p ->
 // draw, each stage with how many tokens are still candidates and its favourite, for the sampler
-// panel's own prompt and settings (the panel announces each view it shows; this diagram asks
-// fig_pipeline for the same one). HTML cards, not SVG: they wrap on a phone and their words stay
+// panel's own prompt and settings (the panel asks fig_pipeline for each view it shows and
+// publishes the stages; this diagram draws them). HTML cards, not SVG: they wrap on a phone and their words stay
 // at reading size.
-import { call, on } from "../engine.js";
-import { el, latest, showError } from "../ui.js";
+import { el, showError } from "../ui.js";
 import { t, plain } from "../i18n.js";
 import { fmtCount, fmtPct, tokenLabel } from "../live/formats.js";
-import { PANEL } from "../live/examples.js";
 import { redrawOnLang } from "./svg.js";
 import { SPEC } from "../generated/spec.js";
 import * as store from "../store.js";
@@ -53,22 +51,8 @@ export function mountPipeline(root) {
     root.dataset.stages = f.stages.map((s) => s.stage).join(",");
   });
 
-  // the panel's view, or the reference one until the panel has shown any
-  let wanted = { prompt: null, settings: PANEL.settings, extra: [] };
-  let seen = false;
-  const refresh = latest(async () => {
-    if (!wanted.prompt) return;
-    try {
-      draw(await call("fig_pipeline", wanted));
-      status.textContent = "";
-    } catch (e) { showError(e, {}, status); }
-  });
-  store.subscribe("panel.view", (view) => { wanted = view; if (seen) refresh(); });
-  on("ready", (info) => {
-    if (!wanted.prompt) wanted = { ...wanted, prompt: (info.openings || [])[PANEL.opening] || "" };
-    const io = new IntersectionObserver((en) => { seen = en.some((x) => x.isIntersecting); if (seen) refresh(); },
-      { rootMargin: "200px" });
-    io.observe(root);
-  });
+  // the panel computes its view stage by stage (sampler-panel.js: one fig_pipeline call per view,
+  // whose counts also end the panel's slider rows); this figure draws what it publishes
+  store.subscribe("panel.stages", (f) => { try { draw(f); status.textContent = ""; } catch (e) { showError(e, {}, status); } });
   return {};
 }

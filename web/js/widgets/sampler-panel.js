@@ -16,12 +16,13 @@ import * as store from "../store.js";
 import { tokenSpan, showTokenPopover } from "./tokens.js";
 
 // One slider per sampler rule, from the rules' own declarations (SPEC.steps; py_src/decodelab/
-// sampler.py): [field, label, min, max, step, default, help, integer]; label and help are text keys.
-// The temperature and the cuts first, in the order they apply, the penalty last. The defaults are
-// the reference example's settings: the prose's numbers are computed at them.
+// sampler.py): [field, label, min, max, step, default, help, integer, stage]; label and help are
+// text keys. In the order the rules apply (the penalty first), because each row ends with the
+// tokens left after its stage. The defaults are the reference example's settings: the prose's
+// numbers are computed at them.
 const at = PANEL.settings;
-const CONTROLS = [...SPEC.steps.filter((st) => st.kind !== "penalty"), ...SPEC.steps.filter((st) => st.kind === "penalty")]
-  .map((st) => [st.field, `w1.sp.${st.name}`, st.min, st.max, st.step, at[st.field], `w1.sp.${st.name}_hint`, st.integer]);
+const CONTROLS = SPEC.steps.map((st) => [st.field, `w1.sp.${st.name}`, st.min, st.max, st.step, at[st.field], `w1.sp.${st.name}_hint`, st.integer, st.name]);
+const STEP = Object.fromEntries(SPEC.steps.map((st) => [st.name, st]));
 const ch1Keys = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`ch1.${k}`, v]));
 
 export function mountSamplerPanel(root) {
@@ -47,9 +48,15 @@ export function mountSamplerPanel(root) {
   const english = el("p", { class: "hint", id: "ch1-english", t: "w1.sp.english" });
   const inputs = {};
   const grid = el("div", { class: "slider-grid" });
-  for (const [field, label, min, max, step, def, help] of CONTROLS) {
+  // each rule's row ends with its stage of the pipeline: the tokens still candidates after it, so
+  // moving top-p shrinks the count right there (design review item 10; fig_pipeline, one call per
+  // view, which the pipeline figure below draws too: store "panel.stages")
+  const stageCells = {};
+  for (const [field, label, min, max, step, def, help, , stage] of CONTROLS) {
     const r = sliderRow({ id: `sp-${field}`, label, min, max, step, value: def, hint: help, onChange: () => update() });
     inputs[field] = r.num;
+    stageCells[stage] = el("span", { class: "stage-left", id: `sp-left-${stage}` });
+    r.row.append(stageCells[stage]);
     grid.append(r.row);
   }
   const tempLast = el("input", { type: "checkbox", id: "sp-temp-last", checked: at.temperature_last });
@@ -74,17 +81,25 @@ export function mountSamplerPanel(root) {
     "t-aria-label": "w1.sp.plot_aria" });
   const latency = el("div", { class: "hint", id: "sp-latency" });
 
+  // two columns from 1100 px (css: .panel-cols): the controls and their stages on the left, what
+  // they do to the distribution on the right, so the whole instrument fits one screen
   root.append(
     el("h3", { t: "w1.sp.title" }),
-    el("label", { class: "block" }, el("span", { t: "w1.sp.prompt" }), prompt), english, presets, grid,
-    el("div", { class: "controls" }, el("label", {}, tempLast, " ", el("span", { t: "w1.sp.temp_last" })),
-      el("label", {}, el("span", { t: "w1.seed" }), " ", seed), reroll),
-    readout, bars,
-    el("div", { class: "controls" }, el("label", {}, cumulative, " ", el("span", { t: "w1.sp.cumulative" })),
-      el("label", {}, follow, " ", el("span", { t: "w1.sp.follow" }))),
-    el("div", { class: "chart-box" }, canvas),
-    el("div", { class: "controls" }, drawOne, drawTen, undo, reset),
-    text, endNote, status, latency,
+    el("div", { class: "panel-cols" },
+      el("div", { class: "panel-controls" },
+        el("label", { class: "block" }, el("span", { t: "w1.sp.prompt" }), prompt), presets,
+        el("div", { class: "stage-head", "aria-hidden": "true" }, el("span", { t: "w1.sp.stage_head" })), grid,
+        el("div", { class: "controls" }, el("label", {}, tempLast, " ", el("span", { t: "w1.sp.temp_last" })),
+          el("label", {}, el("span", { t: "w1.seed" }), " ", seed), reroll),
+        english),
+      el("div", { class: "panel-results" },
+        readout, bars,
+        el("div", { class: "controls" }, el("label", {}, cumulative, " ", el("span", { t: "w1.sp.cumulative" })),
+          el("label", {}, follow, " ", el("span", { t: "w1.sp.follow" }))),
+        el("div", { class: "chart-box" }, canvas),
+        // the text, then the buttons that extend it: a token's popover opens above the text
+        // and never covers them
+        text, endNote, el("div", { class: "controls" }, drawOne, drawTen, undo, reset), status, latency)),
   );
   const chart = rankPlot(canvas, { xTitle: "w1.sp.plot_x", yTitle: "w1.sp.plot_y" });
 
@@ -120,8 +135,10 @@ export function mountSamplerPanel(root) {
       const v = await call("ch1_view", args);
       fieldError(prompt, "");
       render(v, s);
-      // the pipeline diagram draws the same view, stage by stage (diagrams/pipeline.js)
-      store.set("panel.view", { prompt: args.prompt, settings: s, extra: [...args.extra] });
+      // the same view stage by stage: the rows' counts and the pipeline figure (diagrams/pipeline.js)
+      const view = { prompt: args.prompt, settings: s, extra: [...args.extra] };
+      store.set("panel.view", view);
+      stagesOf(view);
       if (v.next_draw) setPanelLive(ch1Keys(v.next_draw));
       if (follow.checked) refreshProse(args.prompt, args.extra);
       const dt = performance.now() - t0;
@@ -141,6 +158,32 @@ export function mountSamplerPanel(root) {
       if (queued) { queued = false; update(); }
     }
   }
+
+  // one fig_pipeline call per view, the newest only; its result is each row's count and the figure's cards
+  const stagesOf = latest(async (view) => {
+    try {
+      const f = await call("fig_pipeline", view);
+      shownStages = f;
+      renderStages(f);
+      store.set("panel.stages", f);
+    } catch { /* the panel's own update says what is wrong */ }
+  });
+  let shownStages = null;
+  function renderStages(f) {
+    const V = f.vocab, logV = Math.log(1 + V);
+    for (const st of f.stages) {
+      const cell = stageCells[st.stage];
+      if (!cell) continue;
+      const on = f.settings[STEP[st.stage].field] !== STEP[st.stage].neutral;
+      const fill = el("span", { class: "stage-fill" });
+      fill.style.width = `${Math.max(2, Math.round((100 * Math.log(1 + st.survivors)) / logV))}%`; // CSSOM: allowed by the CSP
+      cell.className = `stage-left${on ? " on" : ""}`;
+      cell.replaceChildren(el("span", { class: "stage-bar", "aria-hidden": "true" }, fill),
+        el("span", { class: "stage-count", text: t("fig.pipe.left", { n: { num: st.survivors, text: fmtCount(st.survivors) } }) }));
+    }
+    grid.dataset.survivors = f.stages.map((st) => `${st.stage}:${st.survivors}`).join(",");
+  }
+  onLang(() => { if (shownStages) renderStages(shownStages); });
 
   const fields = { ...inputs, prompt, seed, temperature_last: tempLast };
   function showError(e) { routeError(e, fields, status); }
