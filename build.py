@@ -336,7 +336,7 @@ SERIF = "@fontsource-variable/source-serif-4"  # the text face, self-hosted (des
 
 
 def step_vendor() -> None:
-    """Chart.js, KaTeX's script and the text face from node_modules into web/vendor/ (the math face
+    """Chart.js, KaTeX's script, highlight.js and the text face from node_modules into web/vendor/ (the math face
     is cut to the formulas when the pages are written: mathrender.write_math_face)."""
     nm = ROOT / "node_modules"
     dst = WEB / "vendor"
@@ -345,6 +345,13 @@ def step_vendor() -> None:
     shutil.copy2(nm / "katex" / "dist" / "katex.min.js", dst / "katex" / "katex.min.js")
     for gone in (dst / "katex" / "katex.min.css", dst / "katex" / "fonts"):  # HTML output's, no longer used
         shutil.rmtree(gone) if gone.is_dir() else gone.unlink(missing_ok=True)
+    # highlight.js's core and its Python grammar (ES modules) for the code cells' colours
+    # (web/js/code-editor.js imports them when the first cell is made)
+    hl = nm / "@highlightjs" / "cdn-assets"
+    (dst / "highlight").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(hl / "es" / "core.min.js", dst / "highlight" / "core.min.js")
+    shutil.copy2(hl / "es" / "languages" / "python.min.js", dst / "highlight" / "python.min.js")
+    shutil.copy2(hl / "LICENSE", dst / "highlight" / "LICENSE")
     # Source Serif 4, variable weight, upright and italic: the browser fetches only the scripts a
     # page uses (each file's unicode-range). font-display optional instead of fontsource's swap: a
     # face that is not in within about 100 ms is not swapped in later, so the text never reflows

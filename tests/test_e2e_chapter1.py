@@ -486,3 +486,30 @@ def test_each_rule_row_ends_with_the_tokens_its_stage_leaves(ready_page):
                              arg=",".join(str(s["survivors"]) for s in want["stages"]))
     assert counts()["top_p"] >= 1
     pg.eval_on_selector("#sp-top_p", "(e) => { e.value = 0.95; e.dispatchEvent(new Event('input')); }")
+
+
+def test_a_code_cell_is_a_highlighted_editor_that_grows_with_its_code(browser, site):
+    """Design item 11: the code cell's textarea lies over a highlighted copy of its own text
+    (highlight.js, loaded with the first cell), which follows every edit and a restored draft
+    (persist.js); the editor grows with its code instead of scrolling inside a fixed box."""
+    ctx, pg = guarded_page(browser, site)
+    try:
+        open_ready(pg)
+        pg.eval_on_selector("#loop-cell", "e => e.scrollIntoView({block: 'center'})")
+        pg.wait_for_selector("#loop-cell .code-copy .hljs-keyword")
+        same = "() => { const c = document.querySelector('#loop-cell .code-copy'); const a = document.querySelector('#lc-code'); " \
+               "return c.textContent === a.value + '\\n' && a.clientHeight >= a.scrollHeight - 1; }"
+        assert pg.evaluate(same)
+        tall = pg.evaluate("() => document.querySelector('#lc-code').clientHeight")
+        pg.fill("#lc-code", "for i in range(3):\n    print(i)\n" * 6 + "# mine")
+        assert pg.evaluate(same)
+        assert pg.eval_on_selector_all("#loop-cell .code-copy .hljs-keyword", "ns => ns.map(n => n.textContent)")[:2] == ["for", "in"]
+        assert pg.evaluate("() => document.querySelector('#lc-code').clientHeight") != tall
+        open_ready(pg)  # a reload: the draft comes back, and so does its copy
+        pg.eval_on_selector("#loop-cell", "e => e.scrollIntoView({block: 'center'})")
+        pg.wait_for_selector("#loop-cell .code-copy .hljs-keyword")
+        assert pg.input_value("#lc-code").endswith("# mine")
+        assert pg.evaluate(same)
+        assert pg.console_errors == []
+    finally:
+        ctx.close()

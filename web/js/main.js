@@ -2,6 +2,7 @@
 // reader typed last time, and keep a Stop control for anything that runs long.
 import * as engine from "./engine.js";
 import { el, typesetAll, setText } from "./ui.js";
+import { colourCode } from "./code-editor.js";
 import { startLang, setLang, onLang, t, has, LANG_NAMES, currentLang } from "./i18n.js";
 import { persistInputs } from "./persist.js";
 import { SPEC } from "./generated/spec.js";
@@ -193,6 +194,7 @@ function mountAll() {
       const m = rest.shift();
       if (m) { mountOne(m); setTimeout(next, 0); return; }
       mountQuizzes(document);
+      colourCode(document); // the code the prose prints, in the cells' colours
       persistInputs(document); // inputs outside the widgets (the quizzes'), if any
       document.body.dataset.mounted = "1";
       performance.measure("decodelab-mount-rest", "decodelab-mount-rest");

@@ -56,6 +56,8 @@ export function persistInputs(root = document) {
     if (v != null) {
       if (node.type === "checkbox") node.checked = v === "true";
       else node.value = v;
+      // for what draws the value without an update (a code editor's highlighted copy), not "input"
+      node.dispatchEvent(new Event("decodelab:restored"));
       // a range slider shows a number box beside it: keep the two in step without firing an update
       const twin = document.getElementById(node.id.endsWith("-num") ? node.id.slice(0, -4) : node.id + "-num");
       if (twin && twin.type !== "checkbox") {
