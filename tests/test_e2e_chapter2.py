@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, examples, py
+from conftest import ROOT, examples, guarded_page, open_ready, py
 
 WIDGETS = ["#kv-race", "#q8-table", "#outliers", "#kernel-check", "#speed", "#bit-depth"]
 ARRIVED = {  # what each widget shows on arrival, without a click
@@ -151,7 +151,7 @@ def test_bit_depth_lends_its_model_to_the_playground_and_takes_it_back(ready_pag
     pg.eval_on_selector("#bit-depth", "e => e.scrollIntoView()")
     pg.wait_for_function(ARRIVED["#bit-depth"], timeout=60_000)
     pg.eval_on_selector("#bd-bits", "e => { e.value = 3; e.dispatchEvent(new Event('input')); }")
-    pg.select_option("#bd-scheme", "row")
+    pg.check("#bd-scheme-row")
     n = pg.eval_on_selector_all("#bd-table tr", "rs => rs.length")
     pg.click("#bd-apply")
     pg.wait_for_function(f"() => document.querySelectorAll('#bd-table tr').length > {n}")
@@ -216,3 +216,28 @@ def test_chapter2_questions_are_fair():
     assert not all(len(o[r]) == max(map(len, o)) for o, r, _ in qs.values())
     for opts, right, expl in qs.values():
         assert len(opts) == 4 and 0 <= right < 4 and len(expl) > 2 * max(map(len, opts))
+
+
+def test_modes_are_segments_and_the_bit_depth_measures_when_its_scheme_changes(browser, site):
+    """Design item 9: a mode is a row of segments (a radio group with a name, one segment chosen,
+    the arrow keys move the choice), not a select or a button; choosing bit depth's scheme measures
+    at once, without its button; the choice is kept across a reload (persist.js)."""
+    ctx, pg = guarded_page(browser, site)
+    try:
+        open_ready(pg)
+        for group in ("#bd-scheme", "#ls-mode"):
+            assert pg.get_attribute(group, "role") == "radiogroup" and pg.get_attribute(group, "aria-label")
+            assert pg.eval_on_selector_all(f"{group} input[type=radio]:checked", "ns => ns.length") == 1
+        pg.eval_on_selector("#bit-depth", "e => e.scrollIntoView()")
+        pg.wait_for_function(ARRIVED["#bit-depth"], timeout=60_000)
+        n = pg.eval_on_selector_all("#bd-table tr", "rs => rs.length")
+        pg.focus("#bd-scheme-row")
+        pg.keyboard.press("ArrowRight")  # the next scheme, chosen by the keyboard alone
+        chosen = pg.eval_on_selector("#bd-scheme input:checked", "e => e.value")
+        assert chosen != "row"
+        pg.wait_for_function(f"() => document.querySelectorAll('#bd-table tr').length > {n}", timeout=60_000)
+        open_ready(pg)
+        assert pg.eval_on_selector("#bd-scheme input:checked", "e => e.value") == chosen
+        assert pg.console_errors == []
+    finally:
+        ctx.close()

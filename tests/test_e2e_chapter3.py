@@ -247,14 +247,14 @@ def test_live_pair_sampled_mode_reports_without_claiming_the_same_text(ready_pag
     pg.evaluate("() => document.getElementById('live-spec').scrollIntoView()")
     pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
     pg.fill("#ls-gamma", "3")
-    pg.select_option("#ls-mode", "sample")
+    pg.check("#ls-mode-sample")
     pg.evaluate("() => { const o = document.querySelector('#ls-out'); delete o.dataset.verdict; }")
     pg.click("#ls-run")
     pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
     text = pg.inner_text("#ls-out")
     assert "token for token" not in text and "NaN" not in text and "Acceptance α = " in text
     assert pg.text_content("#cm-ceiling-inf").endswith("%")
-    pg.select_option("#ls-mode", "greedy")
+    pg.check("#ls-mode-greedy")
 
 
 def test_the_rounds_are_chips_the_reader_flips(ready_page):

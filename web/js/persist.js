@@ -31,9 +31,11 @@ function stores() {
 }
 
 function save(list, node) {
-  const v = node.type === "checkbox" ? String(node.checked) : node.value;
+  saveValue(list, node.id, node.type === "checkbox" ? String(node.checked) : node.value);
+}
+function saveValue(list, key, v) {
   for (const s of list) {
-    try { s.setItem(PREFIX + node.id, v); } catch { /* full or disabled: forget quietly */ }
+    try { s.setItem(PREFIX + key, v); } catch { /* full or disabled: forget quietly */ }
   }
 }
 
@@ -52,6 +54,12 @@ export function persistInputs(root = document) {
   for (const node of root.querySelectorAll("input[id], textarea[id], select[id]")) {
     if (node.dataset.persist === "no" || node.dataset.persisted) continue;
     node.dataset.persisted = "1"; // once per input, however many times a root is passed
+    if (node.type === "radio") { // a segmented choice (ui.js segmented): kept once, by its group
+      const key = `radio:${node.name}`, v = saved(list, key);
+      if (v != null) node.checked = v === node.value;
+      node.addEventListener("change", () => { if (node.checked) saveValue(list, key, node.value); });
+      continue;
+    }
     const v = saved(list, node.id);
     if (v != null) {
       if (node.type === "checkbox") node.checked = v === "true";

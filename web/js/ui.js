@@ -363,6 +363,8 @@ onLang(() => {
 // label and hint are text keys.
 export function sliderRow({ id, label, min, max, step, value, hint = "", onChange }) {
   const slider = el("input", { type: "range", id, min, max, step, value, "t-aria-label": label });
+  // a tick on the track where the slider starts (the reference example's value): css --default-at
+  if (Number(max) > Number(min)) slider.style.setProperty("--default-at", String((Number(value) - Number(min)) / (Number(max) - Number(min))));
   const num = numberBox({ id: `${id}-num`, min, max, step, value, "t-aria-label": "ui.value_of",
     targs: { label: { key: label } } });
   slider.addEventListener("input", () => { setNumber(num, Number(slider.value)); fieldError(num, ""); onChange && onChange(); });
@@ -374,6 +376,24 @@ export function sliderRow({ id, label, min, max, step, value, hint = "", onChang
   const row = el("div", { class: "slider-row" }, el("label", { class: "slider-label", for: id, t: label }), slider,
     el("span", { class: "num-wrap" }, num), hint ? el("span", { class: "hint", t: hint }) : el("span", { class: "hint" }));
   return { row, slider, num };
+}
+
+// A choice between modes as one row of segments (design review item 9: a mode is not an action,
+// and looks unlike one). Radio inputs, so the keyboard (arrow keys), a screen reader and
+// persist.js treat it as one choice; the group answers .value like the select it replaced, and
+// a change bubbles from it as "change".
+export function segmented({ id, options, value, label }) {
+  const group = el("div", { class: "segmented", role: "radiogroup", id, "t-aria-label": label });
+  for (const [v, key] of options) {
+    const input = el("input", { type: "radio", name: id, value: v, id: `${id}-${v}` });
+    input.checked = v === value;
+    group.append(el("label", { class: "segment" }, input, el("span", { t: key })));
+  }
+  Object.defineProperty(group, "value", {
+    get: () => (group.querySelector("input:checked") || {}).value,
+    set: (v) => { for (const i of group.querySelectorAll("input")) i.checked = i.value === String(v); },
+  });
+  return group;
 }
 
 // Run fn once when node first scrolls into view after the engine is ready (widgets that show a

@@ -5,7 +5,7 @@
 // playground (ch2_lend; the session keeps that state, the store's "lend" tells the page).
 // The readout and the table are drawn from the results kept, again after a language switch.
 import { call, on } from "../engine.js";
-import { el, fmt, serial, clearErrors, whenSeen, setStatus, setText } from "../ui.js";
+import { el, fmt, serial, clearErrors, whenSeen, setStatus, setText, segmented } from "../ui.js";
 import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { whenFacts } from "../facts.js";
@@ -25,8 +25,7 @@ export const weightsWords = (bits, scheme) => { const w = weightsText(bits, sche
 export function mountBitDepth(root) {
   const bits = el("input", { type: "range", id: "bd-bits", min: 2, max: 8, step: 1, value: 8, "t-aria-label": "w2.bd.bits_aria" });
   const bitsOut = el("output", { id: "bd-bits-out", text: "8" });
-  const scheme = el("select", { id: "bd-scheme", "t-aria-label": "w2.bd.scheme_aria" }, SCHEMES.map((s) =>
-    el("option", { value: s, t: schemeKey(s) })));
+  const scheme = segmented({ id: "bd-scheme", label: "w2.bd.scheme_aria", value: "row", options: SCHEMES.map((s) => [s, schemeKey(s)]) });
   const apply = el("button", { id: "bd-apply", t: "w2.bd.apply" });
   const back = el("button", { class: "secondary", id: "bd-back", t: "w2.bd.back" });
   const lend = el("button", { class: "secondary", id: "bd-lend", t: "w2.bd.lend" });
@@ -110,6 +109,10 @@ export function mountBitDepth(root) {
   }
   const once = serial([apply, back, lend], out, { text: pasted, bits, scheme });
   apply.onclick = () => once(() => runWith(Number(bits.value), scheme.value));
+  // an instrument, not a form (design review item 9): a released slider or a new scheme measures
+  // at once (a re-quantization and the story take well under a second here); the button repeats it
+  bits.addEventListener("change", () => apply.click());
+  scheme.addEventListener("change", () => apply.click());
   back.onclick = () => once(() => { bits.value = 8; showBits(8); scheme.value = "row"; return runWith(8, "row"); });
   lend.onclick = () => once(async () => {
     const r = await call("ch2_lend", { on: !lent });

@@ -3,7 +3,7 @@
 // the widget repeats it, and ch3_live_summary takes medians and ranges and gives the verdict only
 // when the range supports it. Rounds are shown token by token, and acceptance by position.
 import { call, on } from "../engine.js";
-import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel } from "../ui.js";
+import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel, segmented } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import * as store from "../store.js";
 import { setLive } from "../live.js";
@@ -68,8 +68,8 @@ function lines(s, r, g) {
 
 export function mountLiveSpec(root, ctx = {}) {
   const gamma = numberBox({ integer: true, id: "ls-gamma", value: 3, min: 0, max: 32, "t-aria-label": "w3.gamma_aria" });
-  const mode = el("select", { id: "ls-mode", "t-aria-label": "w3.ls.mode_aria" }, el("option", { value: "greedy", t: "w3.ls.greedy" }),
-    el("option", { value: "sample", t: "w3.ls.sample" }));
+  const mode = segmented({ id: "ls-mode", label: "w3.ls.mode_aria", value: "greedy",
+    options: [["greedy", "w3.ls.greedy"], ["sample", "w3.ls.sample"]] });
   const run = el("button", { id: "ls-run", t: "w3.ls.run" });
   const status = el("div", { class: "status", role: "status", id: "ls-status" });
   const out = el("div", { class: "readout", id: "ls-out" });
