@@ -513,3 +513,29 @@ def test_a_code_cell_is_a_highlighted_editor_that_grows_with_its_code(browser, s
         assert pg.console_errors == []
     finally:
         ctx.close()
+
+
+def test_the_rank_plot_names_its_lines_without_a_collision_on_a_phone(browser, site):
+    """Design item 8: the rank plot names each series and reference line beside it, not in a
+    legend row (which ran off a 360 px plot); with every line shown, no two labels overlap and
+    each stays inside the plot."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 800})
+    try:
+        open_ready(pg)
+        before = updates(pg)
+        pg.fill("#sp-top_k-num", "10")
+        wait_update(pg, before)
+        before = updates(pg)
+        pg.check("#sp-cumulative")
+        wait_update(pg, before)
+        pg.wait_for_function("() => JSON.parse(document.querySelector('#sp-rank').dataset.labels || '[]').length === 4")
+        boxes = json.loads(pg.get_attribute("#sp-rank", "data-labels"))
+        width = pg.evaluate("() => document.querySelector('#sp-rank').clientWidth")
+        for i, (x, y, w) in enumerate(boxes):
+            assert 0 <= x and x + w <= width, boxes
+            for (x2, y2, w2) in boxes[:i]:
+                assert not (x < x2 + w2 and x2 < x + w and abs(y - y2) < 14), boxes
+        pg.uncheck("#sp-cumulative")
+        pg.fill("#sp-top_k-num", "0")
+    finally:
+        ctx.close()

@@ -90,7 +90,7 @@ def fig_kv(prompt: str = "The dog ran") -> dict:
 LANES = 16  # int8 values in one 128-bit SIMD register: the kernel's step along a row
 
 
-def _layer1_input(e, bundle, token: int) -> list[float]:
+def _layer1_input(bundle, token: int) -> list[float]:
     """What layer 1's attention matrix multiplies for `token` at position 0: LN1(wte[token] +
     wpe[0]), the first two steps of model.c's forward pass, in plain Python."""
     def row(name, r):
@@ -122,7 +122,7 @@ def fig_int8_row(row: int = 0, prompt: str = "Once") -> dict:
     ids = encode_prompt(e, prompt) or [e.eot]
     q = list(memoryview(bytes(t.data[row * t.cols:(row + 1) * t.cols])).cast("b"))
     s = float(t.scale_list()[row])
-    x = _layer1_input(e, b, ids[0])
+    x = _layer1_input(b, ids[0])
     xq, xs = e.quantize_input(x)  # the kernel's own rounding (dl_quantize_x)
     at = max(range(t.cols), key=lambda c: abs(q[c]))  # the row's largest weight: 127 by construction
     products = [a * b for a, b in zip(q, xq)]

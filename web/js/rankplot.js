@@ -55,9 +55,13 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
       ctx.beginPath(); ctx.moveTo(x, T); ctx.lineTo(x, h - B); ctx.stroke();
       ctx.fillText(fixed(10 ** e, 0), x, h - B + 4);
     }
-    if (x1 - Math.log10(10 ** xe[xe.length - 1]) > 0.15) {  // label the last rank too (the vocabulary size)
+    // the last rank too (the vocabulary size), where it clears the last decade's label (a phone's
+    // plot put "1,000" and "4,096" on top of each other)
+    const lastText = fixed(Math.round(10 ** x1), 0), decadeText = fixed(10 ** xe[xe.length - 1], 0);
+    const gap = (w - R) - px(10 ** xe[xe.length - 1]);
+    if (gap > ctx.measureText(lastText).width + ctx.measureText(decadeText).width / 2 + 6) {
       ctx.textAlign = "right";
-      ctx.fillText(fixed(Math.round(10 ** x1), 0), w - R, h - B + 4);
+      ctx.fillText(lastText, w - R, h - B + 4);
     }
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
@@ -99,22 +103,44 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
     }
     ctx.restore();
 
-    // legend, top right: one swatch per series and reference line
+    // labels on what they name (design review item 8: no legend to match swatches against, and
+    // a legend's one row ran off a phone's plot): a series at its last point, or at the middle
+    // of a long curve; a reference line at its end. A label that would overlap one placed
+    // before it moves down a line; every label stays inside the plot.
     ctx.setLineDash([]);
-    ctx.textAlign = "left";
     ctx.textBaseline = "middle";
-    let lx = w - R;
-    const items = [...series.map((s) => [s.label, s.color, false]), ...lines.map((l) => [l.label, l.color || "big", true])];
-    for (const [label, color, dashed] of items.reverse()) {
-      const tw = ctx.measureText(label).width;
-      lx -= tw + 26;
-      ctx.strokeStyle = colour(color);
-      ctx.lineWidth = 2;
-      ctx.setLineDash(dashed ? DASH : []);
-      ctx.beginPath(); ctx.moveTo(lx, 9); ctx.lineTo(lx + 16, 9); ctx.stroke();
-      ctx.fillStyle = colour("ink");
-      ctx.fillText(label, lx + 20, 9);
+    const placed = [];
+    const put = (label, color, ax, ay, align) => {
+      const tw = ctx.measureText(label).width, lh = 14;
+      let x = align === "right" ? ax - tw : ax;
+      x = Math.max(L + 2, Math.min(x, w - R - tw - 2));
+      let y = Math.max(T + lh / 2, Math.min(ay, h - B - lh / 2));
+      for (let i = 0; i < 8 && placed.some((b) => x < b.x + b.w && b.x < x + tw && Math.abs(b.y - y) < lh); i++) {
+        y = y + lh > h - B - lh / 2 ? y - lh * (i + 1) : y + lh;
+      }
+      placed.push({ x, y, w: tw });
+      ctx.fillStyle = colour("surface");
+      ctx.globalAlpha = 0.85;
+      ctx.fillRect(x - 2, y - lh / 2, tw + 4, lh); // a ground, so a label over the grid stays legible
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = colour(color);
+      ctx.textAlign = "left";
+      ctx.fillText(label, x, y);
+    };
+    for (const s of series) {
+      const ps = s.points.filter((p) => p.y > 0 && p.x > 0);
+      if (!ps.length || !s.label) continue;
+      // a curve of many points is named at 40% of its ranks, above the line; a short one after its last point
+      const at = ps.length > 20 ? ps[Math.floor(ps.length * 0.4)] : ps[ps.length - 1];
+      if (ps.length > 20) put(s.label, s.color === "neutral" ? "muted" : s.color, px(at.x), py(at.y) - 12, "left");
+      else put(s.label, s.color, px(at.x) + 8, py(at.y) - 10, "left");
     }
+    for (const l of lines) {
+      if (l.y != null) put(l.label, l.color || "big", w - R - 2, py(l.y) - 9, "right");
+      else put(l.label, l.color || "big", px(l.x) + 5, T + 8, "left");
+    }
+    // where the labels went (x, y of their middle, width; css px), for the test that none collide
+    canvas.dataset.labels = JSON.stringify(placed.map((b) => [Math.round(b.x), Math.round(b.y), Math.round(b.w)]));
     ctx.setLineDash([]);
   }
 

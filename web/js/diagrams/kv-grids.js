@@ -6,6 +6,7 @@
 // would, unless the reader asked for less motion.
 import { t } from "../i18n.js";
 import { svg, reducedMotion } from "./svg.js";
+import { el } from "../ui.js";
 
 const MAX_CELL = 9, MIN_CELL = 3, HEAD = 34;
 
@@ -29,12 +30,6 @@ export function drawKvGrids(P, n, width) {
     requestAnimationFrame(step);
   };
   return box;
-}
-
-function el(tag, attrs) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  return e;
 }
 
 function grid(kind, P, n, cell) {
