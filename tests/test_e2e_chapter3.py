@@ -133,14 +133,21 @@ def test_gamma_zero_and_gamma_32_wording(ready_page):
 
 def test_verify_cost_and_roofline_are_measured_here(ready_page):
     pg = ready_page
-    pg.evaluate("() => document.getElementById('roofline').scrollIntoView()")
+    pg.evaluate("() => document.getElementById('verify-cost').scrollIntoView()")  # each measures when seen
     pg.wait_for_selector("#vc-out[data-slope]", timeout=60_000)
+    pg.evaluate("() => document.getElementById('roofline').scrollIntoView()")
     pg.wait_for_selector("#rf-out[data-ridge]", timeout=60_000)
     live = measured(pg)
     assert 0 < live["vc-g4"] < 50 and 0 < live["vc-g8"] < 50  # values, not their order: this machine is shared
     assert live["rf-gbps-cache"] > 0 and live["rf-gmacs"] > 0
     r = py(pg, "ch3_roofline")
     assert r["cache"]["gbps"] > 0.5 * r["dram"]["gbps"]  # a buffer in cache reads no slower than one that is not
+    # each ridge is drawn where its machine's peak over bandwidth puts it (dashed, labelled on the line)
+    ridge = float(pg.get_attribute("#rf-out", "data-ridge"))
+    xs = pg.evaluate("() => Chart.getChart(document.querySelector('#rf-chart')).data.datasets"
+                     ".filter((d) => d.isLine === 'y').map((d) => [d.label, d.data[0].x])")
+    assert len(xs) == 2 and any(abs(x - ridge) < 1e-3 * ridge for _, x in xs), xs
+    assert any(x > 100 for _, x in xs)  # the H100's, from its data sheet: far to the right of ours
 
 
 def test_quizzes_teach_and_the_right_answer_moves(ready_page):

@@ -27,26 +27,32 @@ export function mountRoofline(root) {
     c.options.scales.y.ticks = { callback: pow10 };
   });
   let last = null; // the latest measurement, drawn again after a language switch
+  // r: this machine's measurement, or null before it lands: the H100's roofline (its data sheet's,
+  // no measurement needed) is drawn at once, so the chart never waits empty (design review item 7)
   function render(r) {
-    const g = r.macs.gmacs, bc = r.cache.gbps, bd = r.dram.gbps;
     const hg = H100_SXM.flops / FLOP_PER_MAC / 1e9, hb = H100_SXM.bytes_per_s / 1e9;
     const dot = (key, x, gm, gb, color) => ({ label: t(key), points: [{ x, y: Math.min(gm, gb * x) }], color });
+    const h100 = [{ label: t("w3.rf.legend.h100"), points: roof(hg, hb), color: "big", width: 2 },
+      dot("w3.rf.legend.big1", 0.5, hg, hb, "big"), dot("w3.rf.legend.big5", 2.5, hg, hb, "big")];
+    // each ridge as a dashed line: left of it a pass waits on memory, right of it on arithmetic
+    const ridges = [{ x: hg / hb, label: t("w3.rf.legend.ridge_h100"), color: "big" }];
+    if (!r) { chart.set(h100, ridges); return; }
+    const g = r.macs.gmacs, bc = r.cache.gbps, bd = r.dram.gbps;
     chart.set([
       { label: t("w3.rf.legend.cache"), points: roof(g, bc), color: "ours", width: 2 },
       { label: t("w3.rf.legend.dram"), points: roof(g, bd), color: "ours-soft", width: 1.5 },
-      { label: t("w3.rf.legend.h100"), points: roof(hg, hb), color: "big", width: 2 },
+      ...h100,
       dot("w3.rf.legend.ours1", 1, g, bc, "ours"), dot("w3.rf.legend.ours5", 5, g, bc, "ours"),
-      dot("w3.rf.legend.big1", 0.5, hg, hb, "big"),
-      dot("w3.rf.legend.big5", 2.5, hg, hb, "big"),
       dot("w3.rf.legend.big8", 1, g, bd, "neutral"),
-    ]);
+    ], [{ x: g / bc, label: t("w3.rf.legend.ridge_ours"), color: "ours" }, ...ridges]);
     out.replaceChildren(
       el("div", { text: t("w3.rf.measured", { mb: fmt(r.cache.bytes / 1e6, 2), cache: fmt(bc, 1), mib: fmt(r.dram.bytes / 2 ** 20, 0),
         dram: fmt(bd, 1), rows: String(r.macs.rows), cols: String(r.macs.cols), // a shape, written as code writes it
         gmacs: fmt(g, 1) }) }),
       el("div", { text: t("w3.rf.ridges", { cache: fmt(g / bc, 2), dram: fmt(g / bd, 2), h100: fmt(hg / hb, 0) }) }));
   }
-  onLang(() => { if (last) render(last); }); // the chart's axes and numbers: charts.js
+  render(null);
+  onLang(() => render(last)); // the chart's axes and numbers: charts.js
   const once = serial([run], status);
   const measure = () => once(async () => {
     setStatus(status, () => t("w3.rf.status"));
