@@ -31,6 +31,9 @@ export function mountFourTemps(root) {
     await body();
   });
   run.onclick = () => go();
+  // an instrument: a temperature or seed the reader commits (Enter, or leaving the box) writes
+  // the four columns again; the button repeats it
+  for (const box of [...temps, seed]) box.addEventListener("change", () => go());
 
   async function body() {
     // every box is checked and keeps its own message: a bad first column is not hidden by a good fourth

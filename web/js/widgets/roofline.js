@@ -51,10 +51,11 @@ export function mountRoofline(root) {
         gmacs: fmt(g, 1) }) }),
       el("div", { text: t("w3.rf.ridges", { cache: fmt(g / bc, 2), dram: fmt(g / bd, 2), h100: fmt(hg / hb, 0) }) }));
   }
-  render(null);
-  onLang(() => render(last)); // the chart's axes and numbers: charts.js
+  let drawn = false; // nothing is drawn (nor Chart.js made to work) before the reader comes near
+  onLang(() => { if (drawn) render(last); }); // the chart's axes and numbers: charts.js
   const once = serial([run], status);
   const measure = () => once(async () => {
+    if (!drawn) { drawn = true; render(last); } // the H100's roof while this machine is measured
     setStatus(status, () => t("w3.rf.status"));
     const r = await call("ch3_roofline");
     setStatus(status, "");

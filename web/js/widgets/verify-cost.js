@@ -48,10 +48,11 @@ export function mountVerifyCost(root) {
         ? t("w3.vc.saving", { pct: t("fmt.pct", { x: fixed(100 * s.block_saving, 0) }) }) : t("w3.vc.no_saving")) }),
       el("div", { text: t("w3.vc.best", { best: fmt(s.best, 2), gamma: s.best_gamma }) }));
   }
-  render(null);
-  onLang(() => render(last)); // the chart's axes and numbers: charts.js
+  onLang(() => { if (drawn) render(last); }); // the chart's axes and numbers: charts.js
+  let drawn = false; // nothing is drawn (nor Chart.js made to work) before the reader comes near
   const once = serial([run], status);
   const measure = () => once(async () => {
+    if (!drawn) { drawn = true; render(last); }
     const batches = [];
     for (let b = 0; b < BATCHES; b++) {
       setStatus(status, () => t("w3.vc.status", { i: b + 1, n: BATCHES }));
