@@ -62,13 +62,15 @@ def frames(pg):
     pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def widest_while_scrolling(pg, step=700, pause=40):
-    """Scroll the whole page and return its widest width on the way. Formulas are typeset, and
-    chapters laid out, as they come near the screen, so one measure at the top would miss them."""
+def widest_while_scrolling(pg, step=700):
+    """Scroll the whole page and return its widest width on the way. Chapters are laid out, and
+    widgets told they are near, as they come near the screen, so one measure at the top would miss
+    them; after each step, two rendered frames (the layout, then the observers' callbacks that
+    follow it), not a fixed pause (code review item 10)."""
     widest, y = 0, 0
     while y < pg.evaluate("document.documentElement.scrollHeight"):
         pg.evaluate(f"window.scrollTo(0, {y})")
-        pg.wait_for_timeout(pause)
+        frames(pg)
         widest = max(widest, pg.evaluate("document.documentElement.scrollWidth"))
         y += step
     return widest

@@ -686,7 +686,7 @@ def test_fig_int8_row_is_the_kernels_own_product():
     assert all(-127 <= v <= 127 for v in f["q"]) and all(-63 <= v <= 63 for v in f["xq"])
     assert f["products"] == [a * b for a, b in zip(f["q"], f["xq"])] and sum(f["steps"]) == f["total"]
     assert all(abs(w - f["scale"] * q) < 1e-12 for w, q in zip(f["w"], f["q"]))
-    x = figures._layer1_input(e, e.bundle, e.tokenizer.encode("Once")[0])
+    x = figures._layer1_input(e.bundle, e.tokenizer.encode("Once")[0])
     m = e.k.upload_matrix(bytes(t.data), t.scale_list(), t.rows, t.cols)
     assert math.isclose(m.matvec(x, fast=True)[3], f["y"], rel_tol=1e-5, abs_tol=1e-6)
     assert math.isclose(m.matvec(x, fast=False)[3], f["y_float"], rel_tol=1e-4, abs_tol=1e-5)

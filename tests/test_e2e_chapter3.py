@@ -16,7 +16,7 @@ def scroll_through(pg):
     n = pg.eval_on_selector_all("#ch3 > *", "es => es.length")
     for i in range(n):
         pg.evaluate(f"() => document.querySelectorAll('#ch3 > *')[{i}].scrollIntoView({{block: 'center'}})")
-        pg.wait_for_timeout(30)
+        frames(pg)  # the layout, then the observers that start a widget's measurement
 
 
 def measured(pg):
@@ -146,7 +146,7 @@ def test_verify_cost_and_roofline_are_measured_here(ready_page):
     ridge = float(pg.get_attribute("#rf-out", "data-ridge"))
     xs = pg.evaluate("() => Chart.getChart(document.querySelector('#rf-chart')).data.datasets"
                      ".filter((d) => d.isLine === 'y').map((d) => [d.label, d.data[0].x])")
-    assert len(xs) == 2 and any(abs(x - ridge) < 1e-3 * ridge for _, x in xs), xs
+    assert len(xs) == 2 and any(abs(x - ridge) <= 5.1e-4 for _, x in xs), xs  # data-ridge has 3 decimals
     assert any(x > 100 for _, x in xs)  # the H100's, from its data sheet: far to the right of ours
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import guarded_page, open_ready, settled, widest_while_scrolling
+from conftest import frames, guarded_page, open_ready, settled, widest_while_scrolling
 
 LANGS = ["en", "ru", "vi"]
 ENGLISH = r"\b(the|and|of|with|which|that|this|is|are|from|for|when|what|into|than|only|each)\b"
@@ -43,12 +43,13 @@ def numbers(text, lang):
     return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text)]
 
 
-def scroll_through(pg, step=700, pause=80):
-    """Down the whole page, so every widget that runs when seen runs and every formula is set."""
+def scroll_through(pg, step=700):
+    """Down the whole page, so every widget that runs when seen runs: after each step, two rendered
+    frames (the layout, then the observers' callbacks), not a fixed pause."""
     y = 0
     while y < pg.evaluate("document.documentElement.scrollHeight"):
         pg.evaluate(f"window.scrollTo(0, {y})")
-        pg.wait_for_timeout(pause)
+        frames(pg)
         y += step
     pg.evaluate("window.scrollTo(0, 0)")
 
@@ -239,7 +240,7 @@ def test_a_phone_fits_every_language(browser, site, lang):
     ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True)
     try:
         open_ready(pg, f"/?lang={lang}")
-        widest = widest_while_scrolling(pg, pause=60)
+        widest = widest_while_scrolling(pg)
         assert widest <= pg.evaluate("window.innerWidth"), f"the {lang} page is {widest} px wide on a 360 px phone"
     finally:
         ctx.close()
