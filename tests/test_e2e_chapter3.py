@@ -2,6 +2,7 @@
 measuring widgets are alive on arrival, the live pair's verdict is one the measured range
 supports, its rounds are shown token by token with marks beside the colours, its numbers go into
 the cost model with one click, and the chapter fits a 360 px phone."""
+import json
 import re
 
 import pytest
@@ -357,3 +358,9 @@ def test_the_cost_models_chart_labels_its_lines_and_ends_with_its_data(ready_pag
     assert got["legend"] is False and "decodelabDirectLabels" in got["plugins"]
     assert any(re.match(r"best: γ = \d+, [\d.]+×", lab) for lab in got["labels"]), got["labels"]
     assert got["xmax"] == got["last"]
+    # the labels as drawn (charts.js writes where they went): none overlaps another
+    pg.wait_for_function("() => document.querySelector('#cost-model canvas').dataset.labels")
+    boxes = json.loads(pg.eval_on_selector("#cost-model canvas", "c => c.dataset.labels"))
+    assert len(boxes) == len(got["labels"])
+    for i, (x, y, w) in enumerate(boxes):
+        assert not any(x < x2 + w2 and x2 < x + w and abs(y - y2) < 14 for x2, y2, w2 in boxes[:i]), boxes

@@ -14,7 +14,7 @@ import { colour, onTheme } from "./theme.js";
 
 // Labels on the lines instead of a legend (the design review: legends make the reader match swatches).
 // Each series' label is written beside its last point, in its colour; a reference line's at its
-// right (or top) end. Labels that would overlap are pushed apart vertically, then kept inside the plot.
+// right (or top) end. A label that would overlap another moves a line away; all stay inside the plot.
 const LABEL_GAP = 14;
 const directLabels = {
   id: "decodelabDirectLabels",
@@ -27,26 +27,40 @@ const directLabels = {
       const end = d.isLine === "x" ? meta.data[meta.data.length - 1] : meta.data.reduce((a, b) => (b.x >= a.x ? b : a));
       labels.push({ text: d.label, color: d.borderColor, x: end.x, y: end.y, point: d.data.length < 3 && !d.isLine });
     });
-    labels.sort((a, b) => a.y - b.y);
-    for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + LABEL_GAP);
-    const over = labels.length ? labels[labels.length - 1].y - (area.bottom - 4) : 0;
-    if (over > 0) for (const l of labels) l.y -= over;
     ctx.save();
     ctx.font = `600 ${area.right - area.left < 320 ? 10 : 11.5}px system-ui, sans-serif`; // smaller on a phone
     ctx.textBaseline = "middle";
+    // where each label wants to be: beside its dot, to the right where it fits; a line's label ends
+    // at the line's end, just above it; never cut off at either side (a phone)
     for (const l of labels) {
-      const w = ctx.measureText(l.text).width;
-      // beside a dot, to its right where it fits; a line's label ends at the line's end, just above it
-      const right = l.point && l.x + 8 + w <= area.right;
-      const want = l.point ? (right ? l.x + 8 : l.x - 8 - w) : Math.min(l.x, area.right) - 2 - w;
-      const x = Math.max(area.left + 2, Math.min(want, area.right - w)); // never cut off at either side (a phone)
-      const y = Math.max(area.top + 6, l.point ? l.y : l.y - 8);
+      l.w = ctx.measureText(l.text).width;
+      const right = l.point && l.x + 8 + l.w <= area.right;
+      const want = l.point ? (right ? l.x + 8 : l.x - 8 - l.w) : Math.min(l.x, area.right) - 2 - l.w;
+      l.x = Math.max(area.left + 2, Math.min(want, area.right - l.w));
+      l.y = Math.max(area.top + 6, l.point ? l.y : l.y - 8);
+    }
+    // only labels that would overlap move, a line at a time (down, or up at the plot's foot), so a
+    // dot's label stays beside its dot unless another label is really in the way
+    labels.sort((a, b) => a.y - b.y);
+    const placed = [];
+    const hits = (l) => placed.some((p) => l.x < p.x + p.w + 4 && p.x < l.x + l.w + 4 && Math.abs(l.y - p.y) < LABEL_GAP);
+    for (const l of labels) {
+      const start = l.y;
+      for (let k = 1; k <= 8 && hits(l); k++) {
+        const down = start + k * LABEL_GAP, up = start - k * LABEL_GAP;
+        l.y = down <= area.bottom - 7 ? down : Math.max(area.top + 6, up);
+      }
+      placed.push(l);
+    }
+    for (const l of labels) {
       ctx.textAlign = "left";
       ctx.fillStyle = colour("surface");
-      ctx.fillRect(x - 2, y - 7, w + 4, 14); // a ground so a label stays legible over grid and lines
+      ctx.fillRect(l.x - 2, l.y - 7, l.w + 4, 14); // a ground so a label stays legible over grid and lines
       ctx.fillStyle = l.color;
-      ctx.fillText(l.text, x, y);
+      ctx.fillText(l.text, l.x, l.y);
     }
+    // where the labels went (css px: x, middle y, width), for the tests
+    chart.canvas.dataset.labels = JSON.stringify(labels.map((l) => [Math.round(l.x), Math.round(l.y), Math.round(l.w)]));
     ctx.restore();
   },
 };
