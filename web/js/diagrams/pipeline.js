@@ -13,6 +13,15 @@ import * as store from "../store.js";
 // each stage's rule, as the rule declares itself (py_src/decodelab/sampler.py, via SPEC)
 const STEP = Object.fromEntries(SPEC.steps.map((st) => [st.name, st]));
 
+// One stage of fig_pipeline's answer `f` as both this figure and the panel's rows show it: whether
+// its rule is on, the share of the bar its survivors fill (log scale: 1 of 4,096 still shows), and
+// its count in words
+export function stageView(f, s) {
+  return { on: f.settings[STEP[s.stage].field] !== STEP[s.stage].neutral,
+    share: Math.log(1 + s.survivors) / Math.log(1 + f.vocab),
+    left: t("fig.pipe.left", { n: { num: s.survivors, text: fmtCount(s.survivors) } }) };
+}
+
 function card(cls, name, setting, count, frac, top) {
   const bar = el("span", { class: "pipe-bar-fill" });
   bar.style.width = `${Math.max(2, Math.round(100 * frac))}%`; // CSSOM: allowed by the page's CSP
@@ -38,9 +47,8 @@ export function mountPipeline(root) {
     const parts = [];
     for (const s of f.stages) {
       const top = s.top[0];
-      const on = f.settings[STEP[s.stage].field] !== STEP[s.stage].neutral;
-      cards.push(card(on ? "pipe-on" : "pipe-off", t(`fig.pipe.stage.${s.stage}`), value(s.stage),
-        t("fig.pipe.left", { n: { num: s.survivors, text: fmtCount(s.survivors) } }), Math.log(1 + s.survivors) / logV,
+      const { on, share, left } = stageView(f, s);
+      cards.push(card(on ? "pipe-on" : "pipe-off", t(`fig.pipe.stage.${s.stage}`), value(s.stage), left, share,
         top ? t("fig.pipe.top", { tok: tokenLabel(top.text), p: fmtPct(top.q) }) : null));
       parts.push(`${t(`fig.pipe.stage.${s.stage}`)}: ${fmtCount(s.survivors)}`);
     }

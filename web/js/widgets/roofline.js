@@ -51,7 +51,7 @@ export function mountRoofline(root) {
         gmacs: fmt(g, 1) }) }),
       el("div", { text: t("w3.rf.ridges", { cache: fmt(g / bc, 2), dram: fmt(g / bd, 2), h100: fmt(hg / hb, 0) }) }));
   }
-  let drawn = false; // nothing is drawn (nor Chart.js made to work) before the reader comes near
+  let drawn = false; // the chart gets its first data when the reader comes near (see measure)
   onLang(() => { if (drawn) render(last); }); // the chart's axes and numbers: charts.js
   const once = serial([run], status);
   const measure = () => once(async () => {

@@ -14,6 +14,7 @@ import { PANEL } from "../live/examples.js";
 import { SPEC } from "../generated/spec.js";
 import * as store from "../store.js";
 import { tokenSpan, showTokenPopover } from "./tokens.js";
+import { stageView } from "../diagrams/pipeline.js";
 
 // One slider per sampler rule, from the rules' own declarations (SPEC.steps; py_src/decodelab/
 // sampler.py): [field, label, min, max, step, default, help, integer, stage]; label and help are
@@ -22,7 +23,6 @@ import { tokenSpan, showTokenPopover } from "./tokens.js";
 // numbers are computed at them.
 const at = PANEL.settings;
 const CONTROLS = SPEC.steps.map((st) => [st.field, `w1.sp.${st.name}`, st.min, st.max, st.step, at[st.field], `w1.sp.${st.name}_hint`, st.integer, st.name]);
-const STEP = Object.fromEntries(SPEC.steps.map((st) => [st.name, st]));
 const ch1Keys = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`ch1.${k}`, v]));
 
 export function mountSamplerPanel(root) {
@@ -170,16 +170,15 @@ export function mountSamplerPanel(root) {
   });
   let shownStages = null;
   function renderStages(f) {
-    const V = f.vocab, logV = Math.log(1 + V);
     for (const st of f.stages) {
       const cell = stageCells[st.stage];
       if (!cell) continue;
-      const on = f.settings[STEP[st.stage].field] !== STEP[st.stage].neutral;
+      const { on, share, left } = stageView(f, st);
       const fill = el("span", { class: "stage-fill" });
-      fill.style.width = `${Math.max(2, Math.round((100 * Math.log(1 + st.survivors)) / logV))}%`; // CSSOM: allowed by the CSP
+      fill.style.width = `${Math.max(2, Math.round(100 * share))}%`; // CSSOM: allowed by the CSP
       cell.className = `stage-left${on ? " on" : ""}`;
       cell.replaceChildren(el("span", { class: "stage-bar", "aria-hidden": "true" }, fill),
-        el("span", { class: "stage-count", text: t("fig.pipe.left", { n: { num: st.survivors, text: fmtCount(st.survivors) } }) }));
+        el("span", { class: "stage-count", text: left }));
     }
     grid.dataset.survivors = f.stages.map((st) => `${st.stage}:${st.survivors}`).join(",");
   }

@@ -49,7 +49,7 @@ export function mountVerifyCost(root) {
       el("div", { text: t("w3.vc.best", { best: fmt(s.best, 2), gamma: s.best_gamma }) }));
   }
   onLang(() => { if (drawn) render(last); }); // the chart's axes and numbers: charts.js
-  let drawn = false; // nothing is drawn (nor Chart.js made to work) before the reader comes near
+  let drawn = false; // the chart gets its first data when the reader comes near (see measure)
   const once = serial([run], status);
   const measure = () => once(async () => {
     if (!drawn) { drawn = true; render(last); }
