@@ -5,30 +5,38 @@
 // cache and answer from it when the network does not. Workbox's precache would re-derive that
 // list and its revision scheme, and its runtime would be most of the bytes.
 //
-// - Registered by js/offline.js after the first distribution (never during the first load), as
-//   sw.js?build=ID: a new build is a new script, which installs, takes over and deletes the old
-//   build's cache as a whole; two builds' files never mix.
-// - The page then sends the build's file list (build-info.json "offline"); this worker fetches
-//   each into the cache (from the HTTP cache where the visit already has it).
+// - Registered by js/offline.js after the first distribution (never during the first load),
+//   always as the same script: the build is data, not a new worker. (A worker per build, as
+//   sw.js?build=ID, had to wait for the old one to fall idle before it could take over, which
+//   in Chromium could outlast a minute; a reader's reload kept the old files meanwhile.)
+// - The page then sends the build's id and file list (build-info.json "offline"); this worker
+//   fetches each file into a cache named by that build (from the HTTP cache where the visit
+//   already has it), marks the cache complete, and only then deletes every other build's cache.
+//   So the cache that answers is always one whole build: the old one until the new one is full.
 // - Every request goes to the network first, so an online reader always gets the server's
-//   files; when the network fails, the answer comes from this build's cache (the same path with
+//   files; when the network fails, the answer comes from the complete cache (the same path with
 //   another ?v= is the same file within one build).
 // - ?sw=0 on the page unregisters this worker and deletes its caches (js/offline.js).
-const BUILD = new URL(self.location.href).searchParams.get("build") || "unversioned";
 const PREFIX = "decodelab-";
-const CACHE = PREFIX + BUILD;
+// the last entry a fill writes: a cache without it is still filling (or was cut off) and never answers
+const COMPLETE = new URL("decodelab-cache-complete", self.registration.scope).href;
 
 self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
-self.addEventListener("activate", (event) => {
-  event.waitUntil((async () => {
-    for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
-    await self.clients.claim();
-  })());
-});
+// the one whole build this worker answers from, or null before the first fill completes
+async function completeCache() {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PREFIX)) continue;
+    const cache = await caches.open(name);
+    if (await cache.match(COMPLETE)) return cache;
+  }
+  return null;
+}
 
-async function fill(files) {
-  const cache = await caches.open(CACHE);
+async function fill(build, files) {
+  const name = PREFIX + build;
+  const cache = await caches.open(name);
   let stored = 0, failed = 0;
   for (const file of files) {
     const url = new URL(file, self.registration.scope).href;
@@ -42,18 +50,22 @@ async function fill(files) {
       failed++;
     }
   }
-  return { stored, failed, cache: CACHE };
+  if (failed) return { stored, failed, cache: name }; // the complete cache, if any, keeps answering
+  await cache.put(COMPLETE, new Response(build));
+  for (const other of await caches.keys()) if (other.startsWith(PREFIX) && other !== name) await caches.delete(other);
+  return { stored, failed, cache: name };
 }
 
 self.addEventListener("message", (event) => {
   const msg = event.data || {};
-  if (msg.type !== "fill" || !Array.isArray(msg.files)) return;
+  if (msg.type !== "fill" || !Array.isArray(msg.files) || !/^[\w-]+$/.test(msg.build || "")) return;
   const reply = (r) => event.source && event.source.postMessage({ type: "filled", ...r });
-  event.waitUntil(fill(msg.files).then(reply, (e) => reply({ stored: 0, failed: msg.files.length, error: String(e) })));
+  event.waitUntil(fill(msg.build, msg.files).then(reply, (e) => reply({ stored: 0, failed: msg.files.length, error: String(e) })));
 });
 
 async function fromCache(request) {
-  const cache = await caches.open(CACHE);
+  const cache = await completeCache();
+  if (!cache) return undefined;
   const hit = (await cache.match(request)) || (await cache.match(request, { ignoreSearch: true }));
   if (hit) return hit;
   if (request.mode === "navigate") { // the page's address in another form: "/", "/?lang=ru"

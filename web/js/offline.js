@@ -1,6 +1,6 @@
 // Offline after the first visit: registers the service worker (../sw.js says what it does) once
 // the first distribution is on screen, so it never competes with the first load, and hands it
-// this build's file list. ?sw=0 turns it off: the worker is unregistered and its caches deleted.
+// this build's id and file list. ?sw=0 turns it off: the worker is unregistered and its caches deleted.
 // The outcome is on <html data-offline>: "off", "unsupported", "filling", "ready" or "failed"
 // (tests and the README read it; the page shows nothing, as the page works the same either way).
 const PREFIX = "decodelab-";
@@ -21,18 +21,15 @@ export async function enableOffline() {
     mark("filling");
     const info = await (await fetch(new URL("build-info.json", document.baseURI), { cache: "no-cache" })).json();
     const { build, files } = info.offline;
-    const reg = await navigator.serviceWorker.register(new URL(`sw.js?build=${build}`, document.baseURI), { scope: "./" });
-    const worker = reg.installing || reg.waiting || reg.active;
-    if (worker.state !== "activated") {
-      await new Promise((ok) => worker.addEventListener("statechange", () => { if (worker.state === "activated") ok(); }));
-    }
+    await navigator.serviceWorker.register(new URL("sw.js", document.baseURI), { scope: "./" });
+    const worker = (await navigator.serviceWorker.ready).active; // the first visit's, once it has activated
     const done = new Promise((ok) => {
       const onMessage = (ev) => {
         if (ev.data && ev.data.type === "filled") { navigator.serviceWorker.removeEventListener("message", onMessage); ok(ev.data); }
       };
       navigator.serviceWorker.addEventListener("message", onMessage);
     });
-    worker.postMessage({ type: "fill", files });
+    worker.postMessage({ type: "fill", build, files });
     const r = await done;
     mark(r.failed ? "failed" : "ready");
     document.documentElement.dataset.offlineBuild = build;
