@@ -90,6 +90,43 @@ def test_on_a_phone_the_story_starts_on_the_first_screen_and_the_contents_fold(b
     ctx.close()
 
 
+@pytest.mark.parametrize("path", ["/index.html", "/index.ru.html", "/index.vi.html"])
+def test_on_a_phone_formulas_fit_and_wide_tables_say_they_scroll(browser, site, path):
+    """Design review item 12: at 360 px no display formula scrolls sideways (a long one is set
+    on several aligned lines), asides opened included; a table wider than the screen fades on
+    the side where more is hidden (data-scroll, js/scroll-cue.js), and the fade moves as it is
+    scrolled; its sticky first column leaves room for the numbers."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    pg.goto(site + path + "?sw=0")
+    pg.wait_for_selector("body[data-mounted]", timeout=90_000)
+    wide = pg.evaluate("""async () => {
+      for (const d of document.querySelectorAll('details')) d.open = true;
+      const blocks = [...document.querySelectorAll('.math-block')];
+      for (const m of blocks) {
+        m.scrollIntoView({ block: 'center' });
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }
+      await document.fonts.ready; // measured in the math face, not the fallback shown while it loads
+      return blocks.filter((m) => m.scrollWidth > m.clientWidth + 1)
+        .map((m) => [m.dataset.t || m.dataset.tex || m.querySelector('[data-tex]')?.dataset.tex, m.scrollWidth, m.clientWidth]);
+    }""")
+    assert not wide, f"formulas that scroll sideways at 360 px: {wide}"
+    table = "#q8-table-t"
+    pg.locator(table).scroll_into_view_if_needed()
+    pg.wait_for_function(f"() => document.querySelector('{table}').dataset.scroll === 'right'")
+    first, box = pg.evaluate(f"""() => {{ const t = document.querySelector('{table}');
+      return [t.querySelector('td').getBoundingClientRect().width, t.clientWidth]; }}""")
+    assert first < box / 2, f"the sticky first column is {first} of {box} px: no room for the numbers"
+    pg.evaluate(f"() => {{ const t = document.querySelector('{table}'); t.scrollLeft = t.scrollWidth; }}")
+    pg.wait_for_function(f"() => document.querySelector('{table}').dataset.scroll === 'left'")
+    mask = pg.evaluate(f"() => getComputedStyle(document.querySelector('{table}')).maskImage")
+    assert mask == "none", "scrolled to its end, the table hides nothing and fades nowhere"
+    pg.evaluate(f"() => {{ document.querySelector('{table}').scrollLeft = 10; }}")
+    pg.wait_for_function(f"() => document.querySelector('{table}').dataset.scroll === 'both'")
+    assert "gradient" in pg.evaluate(f"() => getComputedStyle(document.querySelector('{table}')).maskImage")
+    ctx.close()
+
+
 BACKGROUND = "() => getComputedStyle(document.body).backgroundColor"
 
 

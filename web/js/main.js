@@ -10,6 +10,7 @@ import * as store from "./store.js";
 import { enableOffline } from "./offline.js";
 import { mountThemeSwitch } from "./theme.js";
 import { mountToc } from "./toc.js";
+import { mountScrollCues } from "./scroll-cue.js";
 import { mountKernelCheck } from "./widgets/kernel-check.js";
 import { mountSamplerPanel } from "./widgets/sampler-panel.js";
 import { mountFourTemps } from "./widgets/four-temps.js";
@@ -133,6 +134,7 @@ function mountAll() {
   stopBar();
   mountThemeSwitch();
   mountToc();
+  mountScrollCues(document.querySelector("main") || document.body);
   typesetAll(document, { onScreen: true }); // the rest with the widgets below (mountRest)
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
   // the naive loop's cell runs the very code the prose prints
