@@ -151,6 +151,24 @@ def test_seed_gives_same_columns_after_reload(browser, site):
         ctx.close()
 
 
+def test_a_columns_temperature_slider_rewrites_that_column(ready_page):
+    """Four temperatures as an instrument (design review item 9): each column carries its own
+    slider; released (here the Home key: T = 0), the four columns are written again with one
+    seed, so only the moved column changes, and its exact value follows the slider."""
+    pg = ready_page
+    pg.locator("#four-temps").scroll_into_view_if_needed()
+    pg.wait_for_selector("#ft-cols[data-text]", timeout=60_000)
+    before = json.loads(pg.get_attribute("#ft-cols", "data-text"))
+    pg.evaluate("document.querySelector('#ft-cols').removeAttribute('data-text')")
+    pg.focus("#ft-t3-range")
+    pg.keyboard.press("Home")
+    pg.wait_for_selector("#ft-cols[data-text]", timeout=60_000)
+    after = json.loads(pg.get_attribute("#ft-cols", "data-text"))
+    assert pg.input_value("#ft-t3") == "0"
+    assert after[:3] == before[:3], "the other three columns keep their temperature and seed"
+    assert after[3] != before[3], "the moved column is written at its new temperature"
+
+
 def test_repeated_4grams_highlighted(ready_page):
     pg = ready_page
     pg.click("#gl-run")
