@@ -549,10 +549,10 @@ def test_the_rank_plot_names_its_lines_without_a_collision_on_a_phone(browser, s
         pg.wait_for_function("() => JSON.parse(document.querySelector('#sp-rank').dataset.labels || '[]').length === 4")
         boxes = json.loads(pg.get_attribute("#sp-rank", "data-labels"))
         width = pg.evaluate("() => document.querySelector('#sp-rank').clientWidth")
-        for i, (x, y, w) in enumerate(boxes):
+        for i, (x, y, w, h) in enumerate(boxes):
             assert 0 <= x and x + w <= width, boxes
-            for (x2, y2, w2) in boxes[:i]:
-                assert not (x < x2 + w2 and x2 < x + w and abs(y - y2) < 14), boxes
+            for (x2, y2, w2, h2) in boxes[:i]:
+                assert not (x < x2 + w2 and x2 < x + w and abs(y - y2) < (h + h2) / 2), boxes
         pg.uncheck("#sp-cumulative")
         pg.fill("#sp-top_k-num", "0")
     finally:

@@ -16,6 +16,18 @@ import { colour, onTheme } from "./theme.js";
 // Each series' label is written beside its last point, in its colour; a reference line's at its
 // right (or top) end. A label that would overlap another moves a line away; all stay inside the plot.
 const LABEL_GAP = 14;
+const LINE_H = 14; // one line of a label, its ground included
+
+// a label's words in lines no wider than max (a single word wider than max keeps its own line)
+function wrapWords(ctx, text, max) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && ctx.measureText(next).width > max) { lines.push(line); line = word; } else line = next;
+  }
+  return line ? [...lines, line] : lines;
+}
 const directLabels = {
   id: "decodelabDirectLabels",
   afterDatasetsDraw(chart) {
@@ -31,36 +43,45 @@ const directLabels = {
     ctx.font = `600 ${area.right - area.left < 320 ? 10 : 11.5}px system-ui, sans-serif`; // smaller on a phone
     ctx.textBaseline = "middle";
     // where each label wants to be: beside its dot, to the right where it fits; a line's label ends
-    // at the line's end, just above it; never cut off at either side (a phone)
+    // at the line's end, just above it; never cut off at either side (a phone). A label wider than
+    // the plot (a long name on a 360 px screen) is set on as many lines as it needs.
+    const plotW = area.right - area.left - 4;
     for (const l of labels) {
-      l.w = ctx.measureText(l.text).width;
+      l.lines = wrapWords(ctx, l.text, plotW);
+      l.w = Math.max(...l.lines.map((x) => ctx.measureText(x).width));
+      l.h = l.lines.length * LINE_H;
       const right = l.point && l.x + 8 + l.w <= area.right;
       const want = l.point ? (right ? l.x + 8 : l.x - 8 - l.w) : Math.min(l.x, area.right) - 2 - l.w;
       l.x = Math.max(area.left + 2, Math.min(want, area.right - l.w));
-      l.y = Math.max(area.top + 6, l.point ? l.y : l.y - 8);
+      l.y = Math.max(area.top + l.h / 2 - 1, l.point ? l.y : l.y - 8);
     }
     // only labels that would overlap move, a line at a time (down, or up at the plot's foot), so a
     // dot's label stays beside its dot unless another label is really in the way
     labels.sort((a, b) => a.y - b.y);
     const placed = [];
-    const hits = (l) => placed.some((p) => l.x < p.x + p.w + 4 && p.x < l.x + l.w + 4 && Math.abs(l.y - p.y) < LABEL_GAP);
+    const hits = (l) => placed.some((p) => l.x < p.x + p.w + 4 && p.x < l.x + l.w + 4 && Math.abs(l.y - p.y) < (l.h + p.h) / 2 + 2);
+    // the nearest free place, below first then above, in half-line steps within the plot (a
+    // crowded phone plot holds ten labels, some on two lines)
+    const top = (l) => area.top + l.h / 2 - 1, bottom = (l) => area.bottom - l.h / 2;
     for (const l of labels) {
       const start = l.y;
-      for (let k = 1; k <= 8 && hits(l); k++) {
-        const down = start + k * LABEL_GAP, up = start - k * LABEL_GAP;
-        l.y = down <= area.bottom - 7 ? down : Math.max(area.top + 6, up);
+      for (let k = 1; hits(l) && k * LABEL_GAP / 2 < area.bottom - area.top; k++) {
+        const down = start + k * LABEL_GAP / 2, up = start - k * LABEL_GAP / 2;
+        if (down <= bottom(l)) { l.y = down; if (!hits(l)) break; }
+        if (up >= top(l)) { l.y = up; if (!hits(l)) break; }
+        l.y = start;
       }
       placed.push(l);
     }
     for (const l of labels) {
       ctx.textAlign = "left";
       ctx.fillStyle = colour("surface");
-      ctx.fillRect(l.x - 2, l.y - 7, l.w + 4, 14); // a ground so a label stays legible over grid and lines
+      ctx.fillRect(l.x - 2, l.y - l.h / 2, l.w + 4, l.h); // a ground so a label stays legible over grid and lines
       ctx.fillStyle = l.color;
-      ctx.fillText(l.text, l.x, l.y);
+      l.lines.forEach((line, i) => ctx.fillText(line, l.x, l.y + (i - (l.lines.length - 1) / 2) * LINE_H));
     }
-    // where the labels went (css px: x, middle y, width), for the tests
-    chart.canvas.dataset.labels = JSON.stringify(labels.map((l) => [Math.round(l.x), Math.round(l.y), Math.round(l.w)]));
+    // where the labels went (css px: x, middle y, width, height), for the tests
+    chart.canvas.dataset.labels = JSON.stringify(labels.map((l) => [Math.round(l.x), Math.round(l.y), Math.round(l.w), l.h]));
     ctx.restore();
   },
 };

@@ -139,8 +139,8 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
       if (l.y != null) put(l.label, l.color || "big", w - R - 2, py(l.y) - 9, "right");
       else put(l.label, l.color || "big", px(l.x) + 5, T + 8, "left");
     }
-    // where the labels went (x, y of their middle, width; css px), for the test that none collide
-    canvas.dataset.labels = JSON.stringify(placed.map((b) => [Math.round(b.x), Math.round(b.y), Math.round(b.w)]));
+    // where the labels went (x, y of their middle, width, height; css px), for the test that none collide
+    canvas.dataset.labels = JSON.stringify(placed.map((b) => [Math.round(b.x), Math.round(b.y), Math.round(b.w), 14]));
     ctx.setLineDash([]);
   }
 
