@@ -185,3 +185,33 @@ def test_the_decimal_marks_table_is_what_intl_writes():
     got = json.loads(subprocess.run(["node", "-e", js], check=True, capture_output=True, text=True).stdout)
     assert set(got) == {"en", "ru", "vi"}
     assert all(table == intl for table, intl in got.values()), got
+
+
+def test_fixed_and_plain_write_numbers_as_intl_does():
+    """i18n.js writes fixed and plain numbers itself (the page's first Intl.NumberFormat is a long
+    task on a phone): in each language, hundreds of values at 0-6 decimals, ties (1.005, 999.995),
+    signs of what rounds to zero, digit groups and tiny values must read exactly as Intl writes them."""
+    import json
+    import subprocess
+
+    url = (ROOT / "web" / "js" / "i18n.js").as_uri()
+    js = f"""import({json.dumps(url)}).then((m) => {{
+      const vals = [0, -0, 1, -1, 0.5, 1.5, 2.5, 1.005, 0.125, -0.001, 999.995, 1234, 12345, 123456.789,
+        1234567.891, 1e-7, -1e-7, 8.66e-7, 0.1 + 0.2, 99.95, 9.995, 0.0049, 4294967295, 1e20, 1e22, 5e-324, NaN, Infinity];
+      let seed = 7;
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+      for (let i = 0; i < 300; i++) vals.push((rand() - 0.3) * 10 ** Math.floor(rand() * 9 - 4));
+      const bad = [];
+      for (const l of m.LANGS) {{
+        m.useText(l, {{}});
+        for (const x of vals) for (const d of [0, 1, 2, 3, 4, 6]) {{
+          const got = [m.fixed(x, d), m.plain(x, d)];
+          const want = [new Intl.NumberFormat(l, {{ minimumFractionDigits: d, maximumFractionDigits: d }}).format(x),
+            new Intl.NumberFormat(l, {{ maximumFractionDigits: d }}).format(x)];
+          if (got[0] !== want[0] || got[1] !== want[1]) bad.push([l, x, d, got, want]);
+        }}
+      }}
+      console.log(JSON.stringify({{ n: vals.length, bad: bad.slice(0, 10) }}));
+    }})"""
+    got = json.loads(subprocess.run(["node", "-e", js], check=True, capture_output=True, text=True).stdout)
+    assert got["n"] > 300 and not got["bad"], got["bad"]

@@ -9,7 +9,7 @@
 // the cores. A chart handle takes set() and configure() at once; until the library is in, it
 // keeps the latest set() and every configure(), and applies them when the chart is made.
 import { currentLang, onLang } from "./i18n.js";
-import { loadVendorScript } from "./ui.js";
+import { loadVendorScript, nextTask } from "./ui.js";
 import { colour, onTheme } from "./theme.js";
 
 // Labels on the lines instead of a legend (the design review: legends make the reader match swatches).
@@ -131,8 +131,9 @@ export function lineChart(canvas, options = {}) {
       else lastSet = args;
     },
   };
-  loadChartJs().then((Chart) => {
+  loadChartJs().then(async (Chart) => {
     if (!Chart) return;
+    await nextTask(); // each chart in its own task: the page's charts all wait for the one Chart.js
     made = makeChart(Chart, canvas, options);
     handle.chart = made.chart;
     for (const fn of configures.splice(0)) fn(made.chart);

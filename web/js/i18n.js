@@ -60,13 +60,56 @@ function nf(opts) {
   if (!numFormats.has(k)) numFormats.set(k, new Intl.NumberFormat(lang, opts));
   return numFormats.get(k);
 }
-// x with exactly `digits` decimals (toFixed's rounding, the language's decimal mark and grouping)
+// Fixed and plain numbers are written here, not by Intl.NumberFormat: the page's first
+// NumberFormat loads the browser's number data, a long task's worth on a phone (21 ms on this
+// machine, 85 at Lighthouse's slowdown, in the opening figure's mount). The rules are Intl's, and
+// tests/test_i18n.py checks them against Intl in Node over hundreds of values: the shortest
+// decimal form of x rounded half away from zero, the language's decimal mark (DECIMAL_MARKS
+// below) and its digit groups (GROUPING: the separator, and from how many integer digits it
+// groups).
+export const GROUPING = { en: [",", 4], ru: ["\u00a0", 4], vi: [".", 4] };
+
+// [integer digits, fraction digits] of |x| rounded to `digits` decimals, or null where the
+// shortest form has an exponent of 21 or more
+function decimalDigits(x, digits) {
+  const a = Math.abs(x);
+  let text = String(a);
+  if (text.includes("e")) { // 8.66e-7 -> 0.000000866: the same digits, written out
+    if (a >= 1) return null;
+    const [mantissa, exp] = text.split("e");
+    text = "0." + "0".repeat(-Number(exp) - 1) + mantissa.replace(".", "");
+  }
+  const [int, frac = ""] = text.split(".");
+  if (frac.length <= digits) return [int, frac.padEnd(digits, "0")];
+  let all = int + frac.slice(0, digits);
+  if (frac.charCodeAt(digits) >= 53) { // the first digit cut is 5 or more: carry one up
+    const ds = all.split("");
+    let i = ds.length - 1;
+    while (i >= 0 && ds[i] === "9") ds[i--] = "0";
+    if (i < 0) ds.unshift("1"); else ds[i] = String(Number(ds[i]) + 1);
+    all = ds.join("");
+  }
+  return [all.slice(0, all.length - digits) || "0", digits ? all.slice(-digits) : ""];
+}
+
+function written(x, digits, trimZeros) {
+  const d = Number.isFinite(x) ? decimalDigits(x, digits) : null;
+  if (!d) return nf(trimZeros ? { maximumFractionDigits: digits } : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+  let [int, frac] = d;
+  if (trimZeros) frac = frac.replace(/0+$/, "");
+  const [sep, from] = GROUPING[lang] || GROUPING.en;
+  if (int.length >= from) int = int.replace(/\B(?=(\d{3})+$)/g, sep);
+  const negative = x < 0 || Object.is(x, -0); // Intl keeps the sign of what rounds to zero: "-0.00"
+  return (negative ? "-" : "") + int + (frac ? decimalMark(lang) + frac : "");
+}
+
+// x with exactly `digits` decimals, as Intl writes it in the page's language
 export function fixed(x, digits = 0) {
-  return nf({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+  return written(x, digits, false);
 }
 // x as it is, up to `max` decimals (0.95 -> "0,95" in ru)
 export function plain(x, max = 6) {
-  return nf({ maximumFractionDigits: max }).format(x);
+  return written(x, max, true);
 }
 // 2 significant digits and so on (toPrecision without the exponent)
 export function precision(x, digits) {

@@ -1,7 +1,7 @@
 // Page boot: start the worker first, show its progress, mount every widget, put back what the
 // reader typed last time, and keep a Stop control for anything that runs long.
 import * as engine from "./engine.js";
-import { el, typesetAll, setText } from "./ui.js";
+import { el, typesetAll, setText, nextTask } from "./ui.js";
 import { colourCode } from "./code-editor.js";
 import { startLang, setLang, onLang, t, has, LANG_NAMES, currentLang } from "./i18n.js";
 import { persistInputs } from "./persist.js";
@@ -172,13 +172,22 @@ function mountAll() {
   // reports them: it reads the layout the browser makes for its first paint anyway, where asking
   // each widget's position here forced that layout of the whole page inside this task (about
   // 100 ms on a laptop, the page's longest task).
-  mountOne(mounts.find((m) => m[0] === "sampler-panel"));
+  // Each widget is mounted in a task of its own, so a tap or a scroll during the load waits for
+  // one widget at most (#45 item 3): the observer's one callback can name several.
+  const queue = [];
+  const pump = () => {
+    const m = queue.shift();
+    if (m) mountOne(m);
+    if (queue.length) setTimeout(pump, 0);
+  };
+  const enqueue = (m) => { queue.push(m); if (queue.length === 1) setTimeout(pump, 0); };
+  enqueue(mounts.find((m) => m[0] === "sampler-panel"));
   const soon = new IntersectionObserver((entries) => {
     for (const en of entries) {
       if (!en.isIntersecting) continue;
       soon.unobserve(en.target);
       const m = mounts.find((x) => x[0] === en.target.id);
-      if (m) mountOne(m);
+      if (m) enqueue(m);
     }
   }, { rootMargin: "100% 0px" });
   for (const [id] of mounts) { const n = document.getElementById(id); if (n && !n.dataset.mounted) soon.observe(n); }
@@ -205,7 +214,7 @@ function mountAll() {
     setTimeout(next, 0);
   };
   const panel = document.getElementById("sampler-panel");
-  if (panel) new MutationObserver((_, obs) => { obs.disconnect(); mountRest(); })
+  if (panel) new MutationObserver((_, obs) => { obs.disconnect(); setTimeout(mountRest, 0); }) // after the panel's drawing task
     .observe(panel, { attributes: true, attributeFilter: ["data-updates"] });
   engine.on("fatal", mountRest);
   setTimeout(mountRest, 10000); // whatever happens, every widget is there after 10 s
@@ -248,6 +257,7 @@ async function boot() {
   } catch (e) { // not even English's text: the prose is in the page, the labels are not
     langProblem = `The page's text (i18n/en.json) could not be loaded: ${e.message}. Reload the page; if it keeps failing, the site is incomplete.`;
   }
+  await nextTask(); // the language's text parsed in one task, the page's widgets built in the next ones
   langSwitch();
   if (langProblem) {
     const s = document.getElementById("lang-status");

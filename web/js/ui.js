@@ -92,6 +92,10 @@ export function loadVendorScript(path, name) {
 // rendering for every formula, laid out by the browser in the page's math face (no KaTeX CSS or fonts)
 const MATH_OUTPUT = "mathml";
 
+// A later task of its own: work split this way lets a tap or a scroll in between (#45 item 3:
+// no main-thread task over 50 ms while the page loads)
+export const nextTask = () => new Promise((ok) => setTimeout(ok, 0));
+
 // formulas keep showing their TeX source if KaTeX cannot be loaded
 export const loadKatex = () => loadVendorScript("vendor/katex/katex.min.js", "katex");
 
