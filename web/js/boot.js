@@ -1,7 +1,8 @@
 // The first script of the page, in <head>, classic and tiny. Two things that must not wait for
 // the article or a single module to load:
 // 1. the engine's worker: Python's start-up (the long pole) runs while the rest of the page
-//    loads; engine.js adopts this worker and replays whatever it said before engine.js listened;
+//    loads, from the first paint on; engine.js adopts this worker and replays whatever it said
+//    before engine.js listened;
 // 2. the reader's language: chosen here (the URL's ?lang=, then the page's own language if it is
 //    a language's page (index.ru.html), then the reader's earlier choice, then the browser's
 //    languages, else English) and its text fetched at once. A page in another language than the
@@ -114,10 +115,16 @@
       return new Worker(url, { type: "module" });
     }
   };
-  var early = [];
-  var worker = window.__decodelabMakeWorker(location.search);
-  worker.onmessage = function (ev) { early.push(["message", ev]); };
-  worker.onerror = function (ev) { ev.preventDefault(); early.push(["error", ev]); };
-  window.__decodelabWorker = { worker: worker, early: early };
-  window.__decodelabWorkerAt = performance.now(); // bench startup reports it
+  // Started once the first paint is on screen: the worker's files (its scripts, then Python's
+  // 3.5 MB and the model's) would otherwise share a slow link with the HTML, the styles and the
+  // text face the first paint waits for. engine.js starts it itself if its module runs first.
+  afterFirstPaint(function () {
+    if (window.__decodelabWorkerTaken) return;
+    var early = [];
+    var worker = window.__decodelabMakeWorker(location.search);
+    worker.onmessage = function (ev) { early.push(["message", ev]); };
+    worker.onerror = function (ev) { ev.preventDefault(); early.push(["error", ev]); };
+    window.__decodelabWorker = { worker: worker, early: early };
+    window.__decodelabWorkerAt = performance.now(); // bench startup reports it
+  });
 })();

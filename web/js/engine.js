@@ -100,11 +100,12 @@ function post(id, fn, args) {
   worker.postMessage({ id, fn, args });
 }
 
-// The first worker is started by boot.js in <head> (as early as the page allows); later ones
-// (after Stop or a crash) here.
+// The first worker is started by boot.js at the first paint, or here if this module runs first;
+// later ones (after Stop or a crash) here.
 function adoptOrCreateWorker() {
   const early = window.__decodelabWorker;
   window.__decodelabWorker = null;
+  window.__decodelabWorkerTaken = true; // boot.js, if it has not started it yet, leaves it to us
   if (early) return early;
   // boot.js's way (a blob: worker that inherits the page's policy), or the file where it is missing
   if (window.__decodelabMakeWorker) return { worker: window.__decodelabMakeWorker(location.search), early: [] };
