@@ -181,7 +181,9 @@ function mountAll() {
     if (queue.length) setTimeout(pump, 0);
   };
   const enqueue = (m) => { queue.push(m); if (queue.length === 1) setTimeout(pump, 0); };
-  enqueue(mounts.find((m) => m[0] === "sampler-panel"));
+  // the panel at once, in this task: body[data-ready] (set by bootUi above when the engine is
+  // ready) promises it is there, and a hidden tab's timers can wait for seconds (Firefox)
+  mountOne(mounts.find((m) => m[0] === "sampler-panel"));
   const soon = new IntersectionObserver((entries) => {
     for (const en of entries) {
       if (!en.isIntersecting) continue;
