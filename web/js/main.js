@@ -168,28 +168,27 @@ function mountAll() {
     if (engine.isReady() && w && w.update) w.update(); // the engine was ready before this widget
     performance.measure(`mount ${id}`, `mount ${id}`); // bench startup and the long-task test read these
   };
-  // The panel now; the widgets within a screen of the reader's place as an IntersectionObserver
-  // reports them: it reads the layout the browser makes for its first paint anyway, where asking
-  // each widget's position here forced that layout of the whole page inside this task (about
-  // 100 ms on a laptop, the page's longest task).
-  // Each widget is mounted in a task of its own, so a tap or a scroll during the load waits for
-  // one widget at most (#45 item 3): the observer's one callback can name several.
-  const queue = [];
-  const pump = () => {
-    const m = queue.shift();
-    if (m) mountOne(m);
-    if (queue.length) setTimeout(pump, 0);
+  // The page is built one widget per task, so a tap or a scroll during the load waits for one
+  // widget at most (#45 item 3): `later` runs its jobs in order, each in a task of its own.
+  const jobs = [];
+  const runJob = () => {
+    const job = jobs.shift();
+    if (job) job();
+    if (jobs.length) setTimeout(runJob, 0);
   };
-  const enqueue = (m) => { queue.push(m); if (queue.length === 1) setTimeout(pump, 0); };
-  // the panel at once, in this task: body[data-ready] (set by bootUi above when the engine is
-  // ready) promises it is there, and a hidden tab's timers can wait for seconds (Firefox)
+  const later = (job) => { jobs.push(job); if (jobs.length === 1) setTimeout(runJob, 0); };
+  // The panel at once, in this task: body[data-ready] (set by bootUi above when the engine is
+  // ready) promises it is there, and a hidden tab's timers can wait for seconds (Firefox). Then
+  // the widgets within a screen of the reader's place as an IntersectionObserver reports them:
+  // it reads the layout the browser makes for its first paint anyway, where asking each widget's
+  // position here forced that layout of the whole page inside this task.
   mountOne(mounts.find((m) => m[0] === "sampler-panel"));
   const soon = new IntersectionObserver((entries) => {
     for (const en of entries) {
       if (!en.isIntersecting) continue;
       soon.unobserve(en.target);
       const m = mounts.find((x) => x[0] === en.target.id);
-      if (m) enqueue(m);
+      if (m) later(() => mountOne(m));
     }
   }, { rootMargin: "100% 0px" });
   for (const [id] of mounts) { const n = document.getElementById(id); if (n && !n.dataset.mounted) soon.observe(n); }
@@ -203,17 +202,15 @@ function mountAll() {
     soon.disconnect(); // the rest are mounted in turn below
     rest = mounts.filter((m) => !document.getElementById(m[0])?.dataset.mounted);
     typesetAll(document);
-    const next = () => {
-      const m = rest.shift();
-      if (m) { mountOne(m); setTimeout(next, 0); return; }
+    performance.mark("decodelab-mount-rest");
+    for (const m of rest) later(() => mountOne(m));
+    later(() => {
       mountQuizzes(document);
       colourCode(document); // the code the prose prints, in the cells' colours
       persistInputs(document); // inputs outside the widgets (the quizzes'), if any
       document.body.dataset.mounted = "1";
       performance.measure("decodelab-mount-rest", "decodelab-mount-rest");
-    };
-    performance.mark("decodelab-mount-rest");
-    setTimeout(next, 0);
+    });
   };
   const panel = document.getElementById("sampler-panel");
   if (panel) new MutationObserver((_, obs) => { obs.disconnect(); setTimeout(mountRest, 0); }) // after the panel's drawing task
