@@ -41,7 +41,7 @@ def test_every_figure_is_named_and_described_in_its_language(browser, site, lang
         assert vietnamese == (len(FIGURES) if lang == "vi" else 0)
         # the drawn parts get their accessible names in the page's language too
         show(pg, "fig-kv")
-        pg.wait_for_selector("#fig-kv svg[role=img]")
+        pg.wait_for_selector("#fig-kv .diagram-body svg[role=img]")  # drawn by the script
         labels = pg.eval_on_selector_all("#fig-kv svg[role=img]", "ns => ns.map((n) => n.getAttribute('aria-label'))")
         assert len(labels) == 2 and all(len(x) > 20 for x in labels)
         assert pg.evaluate("window.__i18nMissing") == []
@@ -80,18 +80,18 @@ def test_the_pipeline_follows_the_panel(ready_page):
 def test_the_kv_cache_is_drawn_from_the_config_and_grows_a_row_per_token(ready_page):
     pg = ready_page
     show(pg, "fig-kv")
-    pg.wait_for_selector("#fig-kv .kv-tables")
+    pg.wait_for_selector("#fig-kv[data-step] .diagram-body .kv-tables")  # the script's own, not the build's first frame
     step = int(pg.eval_on_selector("#fig-kv", "e => e.dataset.step"))
     layers_n, heads = (int(v) for v in pg.eval_on_selector("#fig-kv", "e => e.dataset.shape").split(","))
     # every layer's keys and values: a cell per head and token so far, the newest row outlined in each table
-    cells = lambda: pg.eval_on_selector_all("#fig-kv .kv-tables .kv-cell", "ns => ns.length")
+    cells = lambda: pg.eval_on_selector_all("#fig-kv .diagram-body .kv-tables .kv-cell", "ns => ns.length")
     assert cells() == 2 * layers_n * heads * step
-    assert pg.eval_on_selector_all("#fig-kv .kv-newrow", "ns => ns.length") == 2 * layers_n
+    assert pg.eval_on_selector_all("#fig-kv .diagram-body .kv-newrow", "ns => ns.length") == 2 * layers_n
     pg.click("#fig-kv-next")
     pg.wait_for_function(f"() => document.getElementById('fig-kv').dataset.step === '{step + 1}'")
     assert cells() == 2 * layers_n * heads * (step + 1)
     # the highlighted row of the triangle is the newest position reading every key up to its own
-    assert pg.eval_on_selector_all("#fig-kv .tri-now", "ns => ns.length") == step + 1
+    assert pg.eval_on_selector_all("#fig-kv .diagram-body .tri-now", "ns => ns.length") == step + 1
     note = pg.inner_text("#fig-kv-note")
     layers = pg.eval_on_selector('[data-live="ch2.cfg.n_layers"]', "n => n.textContent")
     d = pg.eval_on_selector('[data-live="ch2.cfg.d_model"]', "n => n.textContent")
