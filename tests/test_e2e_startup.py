@@ -228,7 +228,7 @@ def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distrib
     """The worker compiles pyodide.asm.wasm itself while the snapshot downloads and hands the
     module to Pyodide, whose own request for the file is answered in the worker: one download.
     Chart.js and KaTeX are not part of the start-up: the article's formulas are typeset when the
-    page is built, Chart.js comes after the first distribution is drawn, and KaTeX only for the
+    page is built, Chart.js comes when the first chart nears the screen, and KaTeX only for the
     formula the cost model computes in the page."""
     ctx, pg = guarded_page(browser, site)
     urls = []
@@ -245,6 +245,9 @@ def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distrib
     assert pg.eval_on_selector_all("#ch1 .math-block", "ns => ns.length > 3 && ns.every((n) => n.querySelector('.katex'))")
     pg.eval_on_selector("#ch1 .math-block", "e => e.scrollIntoView({block: 'center'})")
     assert not [u for u in urls if "katex.min.js" in u]  # KaTeX itself only for a formula the page computes
+    # every widget built, and still no Chart.js: a chart is made when it comes near the screen
+    pg.wait_for_selector("body[data-mounted]", state="attached", timeout=60_000)
+    assert not [u for u in urls if "chart.umd" in u]
     pg.eval_on_selector("#cost-model", "e => e.scrollIntoView({block: 'center'})")
     pg.wait_for_selector("#cm-formula .katex", timeout=60_000)
     assert len([u for u in urls if "katex.min.js" in u]) == 1

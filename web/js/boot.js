@@ -32,6 +32,7 @@
     return consoleError.apply(console, arguments);
   };
 
+  var mainScript = document.currentScript && document.currentScript.getAttribute("data-main");
   var LANGS = ["en", "ru", "vi"]; // i18n.js's LANGS: a test checks the two lists agree
   var root = document.documentElement;
   // 3. the theme the reader chose with the masthead's switch (theme.js), set before the first
@@ -92,6 +93,21 @@
   });
   text.catch(function () { /* i18n.js reports it */ });
   window.__decodelabLang = { lang: lang, text: text, htmlLang: htmlLang };
+
+  // 4. the widgets' module (main.bundle.js), asked for once the first paint is on screen, for
+  //    the same reason as the text: the page reads without it, and on a slow link it took the
+  //    line from the styles and the text face (Lighthouse counts every file asked for before the
+  //    largest paint). A page held back for its language loads it at once: it paints nothing
+  //    until its text is in anyway. An inserted module runs as soon as it arrives, maybe before
+  //    the parser is done: main.js then waits for DOMContentLoaded.
+  function loadMain() {
+    if (!mainScript) return;
+    var s = document.createElement("script");
+    s.type = "module";
+    s.src = mainScript;
+    document.head.appendChild(s);
+  }
+  if (lang === htmlLang) afterFirstPaint(loadMain); else loadMain();
 
   if (!window.Worker) return; // engine.js reports it in words
 

@@ -4,12 +4,13 @@
 // a function giving the text (t(KEY)), written again after a language switch. Series and line
 // labels come with each set(): a widget calls set() again after a switch.
 //
-// Chart.js (200 KB) is loaded when the first chart is made, not with the page: every chart lives
-// below the first screen, and evaluating the library at load competed with Python's start-up for
-// the cores. A chart handle takes set() and configure() at once; until the library is in, it
+// A chart is made when its canvas comes near the screen, and Chart.js (200 KB) is loaded for the
+// first one, not with the page: every chart lives far below the first screen, and making the
+// three at load cost a phone a third of a second of blocked main thread (Lighthouse's 4x
+// slowdown). A chart handle takes set() and configure() at once; until the chart is made, it
 // keeps the latest set() and every configure(), and applies them when the chart is made.
 import { currentLang, onLang } from "./i18n.js";
-import { loadVendorScript, nextTask } from "./ui.js";
+import { loadVendorScript, nextTask, whenNear } from "./ui.js";
 import { colour, onTheme } from "./theme.js";
 
 // Labels on the lines instead of a legend (the design review: legends make the reader match swatches).
@@ -131,7 +132,7 @@ export function lineChart(canvas, options = {}) {
       else lastSet = args;
     },
   };
-  loadChartJs().then(async (Chart) => {
+  whenNear(canvas).then(loadChartJs).then(async (Chart) => {
     if (!Chart) return;
     await nextTask(); // each chart in its own task: the page's charts all wait for the one Chart.js
     made = makeChart(Chart, canvas, options);

@@ -92,13 +92,13 @@ function decimalDigits(x, digits) {
   return [all.slice(0, all.length - digits) || "0", digits ? all.slice(-digits) : ""];
 }
 
-function written(x, digits, trimZeros) {
+function written(x, digits, trimZeros, grouped = true) {
   const d = Number.isFinite(x) ? decimalDigits(x, digits) : null;
   if (!d) return nf(trimZeros ? { maximumFractionDigits: digits } : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
   let [int, frac] = d;
   if (trimZeros) frac = frac.replace(/0+$/, "");
   const [sep, from] = GROUPING[lang] || GROUPING.en;
-  if (int.length >= from) int = int.replace(/\B(?=(\d{3})+$)/g, sep);
+  if (grouped && int.length >= from) int = int.replace(/\B(?=(\d{3})+$)/g, sep);
   const negative = x < 0 || Object.is(x, -0); // Intl keeps the sign of what rounds to zero: "-0.00"
   return (negative ? "-" : "") + int + (frac ? decimalMark(lang) + frac : "");
 }
@@ -111,8 +111,24 @@ export function fixed(x, digits = 0) {
 export function plain(x, max = 6) {
   return written(x, max, true);
 }
-// 2 significant digits and so on (toPrecision without the exponent)
+// x rounded to a whole number, its digits not grouped (a matrix's shape: 1024 × 256)
+export function ungrouped(x) {
+  return Number.isFinite(x) && Math.abs(x) < 1e21 ? written(x, 0, true, false) : nf({ useGrouping: false, maximumFractionDigits: 0 }).format(x);
+}
+// 2 significant digits and so on (toPrecision without the exponent), trailing zeros dropped, as
+// Intl's maximumSignificantDigits writes it: as many decimals as the digits reach below the
+// point, then plain's rounding. By hand for the same reason as fixed: the panel's first small
+// probability was the page's first NumberFormat. Where the digits stop above the point
+// (12345 to 2 digits) Intl writes it; nothing on the page asks for that.
 export function precision(x, digits) {
+  const a = Math.abs(x);
+  const d = Number.isFinite(x) && a < 1e21 ? decimalDigits(a, 400) : null; // every digit, unrounded
+  if (d) {
+    const [int, frac] = d;
+    const exponent = int !== "0" ? int.length - 1 : a === 0 ? 0 : -(frac.search(/[1-9]/) + 1);
+    const decimals = digits - 1 - exponent;
+    if (decimals >= 0) return written(x, decimals, true);
+  }
   return nf({ maximumSignificantDigits: digits }).format(x);
 }
 

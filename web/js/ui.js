@@ -400,6 +400,17 @@ export function segmented({ id, options, value, label }) {
   return group;
 }
 
+// A promise that node has come within `margin` of the screen (at once without IntersectionObserver)
+export function whenNear(node, margin = "600px 0px") {
+  if (!window.IntersectionObserver) return Promise.resolve();
+  return new Promise((resolve) => {
+    const io = new IntersectionObserver((en) => {
+      if (en.some((x) => x.isIntersecting)) { io.disconnect(); resolve(); }
+    }, { rootMargin: margin });
+    io.observe(node);
+  });
+}
+
 // Run fn once when node first scrolls into view after the engine is ready (widgets that show a
 // result without a click).
 export function whenSeen(node, fn) {

@@ -3,7 +3,7 @@
 // the widgets' readouts and the build (in Node, for the HTML's first paint) all format with these.
 // DOM-free: a token is returned as {tokens: [text, ...]}, which live.js turns into <code> elements
 // and the build into their HTML.
-import { t, fixed, plain, precision, currentLang } from "../i18n.js";
+import { t, fixed, plain, precision, ungrouped } from "../i18n.js";
 
 export const bad = (x) => x == null || (typeof x === "number" && !Number.isFinite(x));
 
@@ -92,12 +92,7 @@ export function sig(x, d) {
   return fixed(x, d - 1 - ex);
 }
 // a whole number without grouping (a matrix shape: 1024 × 256)
-const wholeFormats = new Map();
-export function whole(x) {
-  const l = currentLang();
-  if (!wholeFormats.has(l)) wholeFormats.set(l, new Intl.NumberFormat(l, { useGrouping: false, maximumFractionDigits: 0 }));
-  return wholeFormats.get(l).format(x);
-}
+export const whole = (x) => ungrouped(x);
 export const shape = (r, c) => t("w2.fmt.shape", { r: whole(r), c: whole(c) });
 // a number shown as `text`, its plural form chosen by `num` (as a whole number)
 const shownAs = (num, text) => ({ num, text });
