@@ -508,7 +508,7 @@ def test_each_rule_row_ends_with_the_tokens_its_stage_leaves(ready_page):
 
 def test_a_code_cell_is_a_highlighted_editor_that_grows_with_its_code(browser, site):
     """Design item 11: the code cell's textarea lies over a highlighted copy of its own text
-    (highlight.js, loaded with the first cell), which follows every edit and a restored draft
+    (highlight.js, loaded when a cell nears the screen), which follows every edit and a restored draft
     (persist.js); the editor grows with its code instead of scrolling inside a fixed box."""
     ctx, pg = guarded_page(browser, site)
     try:

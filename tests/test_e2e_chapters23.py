@@ -22,6 +22,7 @@ def test_kv_race_same_output_and_pass_counts(ready_page):
 
 def test_outliers_row_scales_win(ready_page):
     pg = ready_page
+    pg.eval_on_selector("#outliers", "e => e.scrollIntoView()")  # a widget far down computes once near
     pg.wait_for_selector("#ol-pic svg")
     r = py(pg, "ch2_outliers", rows=64, cols=256, outlier=40.0)
     assert r["matrix"]["mean_abs_error"] > 3 * r["row"]["mean_abs_error"]
@@ -119,6 +120,7 @@ def test_every_value_the_cost_model_accepts_typesets(ready_page, box, value):
 
 def test_round_table_and_bad_string(ready_page):
     pg = ready_page
+    pg.eval_on_selector("#rounds", "e => e.scrollIntoView()")  # a widget far down computes once near
     pg.wait_for_selector("#rt-totals[data-speedup]")
     assert pg.get_attribute("#rt-totals", "data-speedup") == "2.38"
     pg.fill("#rt-flags", "11x01")
@@ -130,6 +132,7 @@ def test_round_table_and_bad_string(ready_page):
 
 def test_sampling_rule_and_gate(ready_page):
     pg = ready_page
+    pg.eval_on_selector("#sampling-rule", "e => e.scrollIntoView()")  # a widget far down computes once near
     pg.wait_for_selector("#sr-table table", state="attached")  # in its closed disclosure, under the picture
     pg.wait_for_selector("#sr-pic svg .sr-col")
     pg.click("#sr-gate")

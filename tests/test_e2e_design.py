@@ -60,7 +60,7 @@ def test_nothing_is_cut_off_or_scrolls_sideways_on_a_desktop(browser, site, widt
 def test_the_contents_list_every_section_and_mark_where_the_reader_is(browser, site):
     ctx, pg = guarded_page(browser, site, viewport={"width": 1440, "height": 900})
     open_ready(pg)
-    links = pg.eval_on_selector_all("#toc a", "as => as.map(a => [a.getAttribute('href'), a.textContent.trim()])")
+    links = pg.eval_on_selector_all("#toc ol a", "as => as.map(a => [a.getAttribute('href'), a.textContent.trim()])")
     heads = pg.eval_on_selector_all(".chapter > h2, .chapter > h3[id]",
                                     "hs => hs.map(h => ['#' + (h.id || h.closest('.chapter').id), h.textContent.trim()])")
     assert links == heads and len(links) > 40
@@ -77,6 +77,8 @@ def test_the_contents_list_every_section_and_mark_where_the_reader_is(browser, s
 
 
 def test_on_a_phone_the_story_starts_on_the_first_screen_and_the_contents_fold(browser, site):
+    """Design review item 12: the story on the first screen; the contents a slim bar that names
+    the reader's section and holds a way back to the top."""
     ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     open_ready(pg)
     top = pg.evaluate("() => document.querySelector('#fig-open-story').getBoundingClientRect().top")
@@ -87,6 +89,11 @@ def test_on_a_phone_the_story_starts_on_the_first_screen_and_the_contents_fold(b
     bar = pg.evaluate("() => document.querySelector('#toc').getBoundingClientRect().top")
     assert abs(bar) < 1, "the contents bar sticks to the top of the screen"
     assert pg.text_content("#toc .toc-now") == pg.text_content("#ch2-h3")
+    # the bar opens, and its first link takes the reader back to the top of the page
+    pg.click("#toc summary")
+    pg.click("#toc a.toc-top")
+    pg.wait_for_function("() => window.scrollY === 0")
+    assert not pg.is_visible("#toc a[href='#ch2']"), "the bar closes after a jump"
     ctx.close()
 
 

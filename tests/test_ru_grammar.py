@@ -111,6 +111,9 @@ DEFAULT_KIND = {"ch1": "any", "ch2": "any", "ch3": "dec", "fig": "words"}  # num
 
 def format_kind(expr: str):
     expr = expr.strip().strip('"')
+    m = re.fullmatch(r'countOf\("([\w.]+)"\)', expr)  # a count and its noun, from that entry's plural forms
+    if m:
+        return ("noun", m.group(1), "int")
     m = re.fullmatch(r"(fmtFixed|f3\.fix|f3\.trim|f3\.pct|f3\.range|millions)\((\d+)\)", expr)
     if m:
         name, d = m.group(1), int(m.group(2))
@@ -131,7 +134,7 @@ def live_formats() -> dict[str, object]:
     out = {}
     for ch in ("CH1", "CH2", "CH3"):
         block = re.search(rf"const {ch} = (.*?)\n}}", src, re.S).group(1)
-        for key, expr in re.findall(r'"([A-Za-z0-9_.\-]+)":\s*("[a-z0-9]+"|[A-Za-z0-9_.]+(?:\(\d+\))?)', block):
+        for key, expr in re.findall(r'"([A-Za-z0-9_.\-]+)":\s*(countOf\("[\w.]+"\)|"[a-z0-9]+"|[A-Za-z0-9_.]+(?:\(\d+\))?)', block):
             out[f"{ch.lower()}.{key}"] = format_kind(expr)
     for ch, key in re.findall(r'^CH(\d)\["([^"]+)"\]\s*=', src, re.M):
         out[f"ch{ch}.{key}"] = "any"  # a function written in place (kv.cache_over_weights: fixed(x, 2))

@@ -74,12 +74,20 @@ const directLabels = {
       }
       placed.push(l);
     }
+    // each label over a halo of the page's ground, a few pixels around its letters: legible over
+    // grid and lines, and hiding no more of a line than its letters' outline (a box-shaped ground
+    // cut short stretches out of the roofline's lines)
+    ctx.textAlign = "left";
+    ctx.lineJoin = "round";
+    ctx.lineWidth = 4;
+    ctx.strokeStyle = colour("surface");
     for (const l of labels) {
-      ctx.textAlign = "left";
-      ctx.fillStyle = colour("surface");
-      ctx.fillRect(l.x - 2, l.y - l.h / 2, l.w + 4, l.h); // a ground so a label stays legible over grid and lines
       ctx.fillStyle = l.color;
-      l.lines.forEach((line, i) => ctx.fillText(line, l.x, l.y + (i - (l.lines.length - 1) / 2) * LINE_H));
+      l.lines.forEach((line, i) => {
+        const y = l.y + (i - (l.lines.length - 1) / 2) * LINE_H;
+        ctx.strokeText(line, l.x, y);
+        ctx.fillText(line, l.x, y);
+      });
     }
     // where the labels went (css px: x, middle y, width, height), for the tests
     chart.canvas.dataset.labels = JSON.stringify(labels.map((l) => [Math.round(l.x), Math.round(l.y), Math.round(l.w), l.h]));

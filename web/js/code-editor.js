@@ -2,9 +2,11 @@
 // selection, the screen reader, a test's fill()), its text transparent over a highlighted copy of
 // itself, and it grows with its code instead of scrolling inside a fixed box. The colours come
 // from highlight.js (npm @highlightjs/cdn-assets, its core and Python grammar as ES modules,
-// vendored by the build), loaded when the first cell is made, not with the page: until then, and
-// if it cannot load, the copy is plain text, which reads the same.
-import { el } from "./ui.js";
+// vendored by the build), loaded when the first cell comes near the screen, not with the page:
+// until then, and if it cannot load, the copy is plain text, which reads the same. A cell is
+// coloured only when near: colouring sets the cell's height from its layout, which in a chapter
+// far below made the browser lay that chapter out during the load (content-visibility, style.css).
+import { el, whenNear } from "./ui.js";
 
 let loading = null;
 function highlighter() {
@@ -53,7 +55,7 @@ export function codeEditor(textarea) {
       if (w !== width) { width = w; paint(); }
     }).observe(box);
   }
-  highlighter().then((h) => { hljs = h; paint(); });
+  whenNear(box).then(highlighter).then((h) => { hljs = h; paint(); });
   paint();
   return box;
 }
@@ -61,14 +63,14 @@ export function codeEditor(textarea) {
 // The code the prose prints (pre.code: Python, as the cells run it) in the cells' colours; its text
 // stays what it was (a cell may read it as its starter: python-cell.js)
 export function colourCode(root) {
-  const pres = [...root.querySelectorAll("pre.code")].filter((p) => !p.dataset.coloured);
-  if (!pres.length) return;
-  highlighter().then((h) => {
-    if (!h) return;
-    for (const p of pres) {
+  for (const p of root.querySelectorAll("pre.code")) {
+    if (p.dataset.coloured) continue;
+    p.dataset.coloured = "pending"; // asked once
+    whenNear(p).then(highlighter).then((h) => {
+      if (!h) return;
       const target = p.querySelector(":scope > code") || p;
       target.innerHTML = h.highlight(target.textContent, { language: "python", ignoreIllegals: true }).value; // escaped by hljs
       p.dataset.coloured = "1";
-    }
-  });
+    });
+  }
 }

@@ -1,7 +1,7 @@
 // Page boot: start the worker first, show its progress, mount every widget, put back what the
 // reader typed last time, and keep a Stop control for anything that runs long.
 import * as engine from "./engine.js";
-import { el, typesetAll, setText, nextTask } from "./ui.js";
+import { el, typesetAll, setText, nextTask, whenNear } from "./ui.js";
 import { colourCode } from "./code-editor.js";
 import { startLang, setLang, onLang, t, has, LANG_NAMES, currentLang } from "./i18n.js";
 import { persistInputs } from "./persist.js";
@@ -155,7 +155,16 @@ function mountAll() {
   // the control panel and whatever is near the screen, then, once the panel has drawn its first
   // distribution (or the engine failed), the rest, one widget per task. body[data-mounted] says
   // when every widget is there.
+  // A widget's result is asked for once it comes within a screen of the reader (the panel at
+  // once): computing and drawing the results of widgets far below at load made the browser lay
+  // out chapters that content-visibility (style.css) keeps unlaid, a quarter of a second of
+  // blocked main thread on a phone (their pictures measure their width).
   const live = [];
+  const update = (node, w) => {
+    if (!w || !w.update) return;
+    if (node.id === "sampler-panel") w.update();
+    else whenNear(node, "100% 0px").then(() => w.update());
+  };
   const mountOne = ([id, mount]) => {
     const node = document.getElementById(id);
     if (!node || node.dataset.mounted) return;
@@ -163,9 +172,9 @@ function mountAll() {
     performance.mark(`mount ${id}`);
     const w = mount(node);
     keepFirstFrame(node); // the build's copy of its first frame stays until the script has drawn its own
-    live.push(w);
+    live.push([node, w]);
     persistInputs(node); // after mounting (the widget made its inputs), before anything reads them
-    if (engine.isReady() && w && w.update) w.update(); // the engine was ready before this widget
+    if (engine.isReady()) update(node, w); // the engine was ready before this widget
     performance.measure(`mount ${id}`, `mount ${id}`); // bench startup and the long-task test read these
   };
   // The page is built one widget per task, so a tap or a scroll during the load waits for one
@@ -193,7 +202,7 @@ function mountAll() {
   }, { rootMargin: "100% 0px" });
   for (const [id] of mounts) { const n = document.getElementById(id); if (n && !n.dataset.mounted) soon.observe(n); }
   // widgets that show something at once fill in when the engine is ready (again after a restart)
-  engine.on("ready", () => { for (const w of live) if (w && w.update) w.update(); });
+  engine.on("ready", () => { for (const [node, w] of live) update(node, w); });
   // offline after this visit: only once the first distribution is on screen (js/offline.js)
   store.subscribe("panel.view", () => { enableOffline(); }, { once: true });
   let rest = null;

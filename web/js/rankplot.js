@@ -119,12 +119,14 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
         y = y + lh > h - B - lh / 2 ? y - lh * (i + 1) : y + lh;
       }
       placed.push({ x, y, w: tw });
-      ctx.fillStyle = colour("surface");
-      ctx.globalAlpha = 0.85;
-      ctx.fillRect(x - 2, y - lh / 2, tw + 4, lh); // a ground, so a label over the grid stays legible
-      ctx.globalAlpha = 1;
+      // a halo of the ground around the letters, as charts.js draws its labels: legible over the
+      // grid, hiding no more of a line than the letters' outline
+      ctx.strokeStyle = colour("surface");
+      ctx.lineWidth = 4;
+      ctx.lineJoin = "round";
       ctx.fillStyle = colour(color);
       ctx.textAlign = "left";
+      ctx.strokeText(label, x, y);
       ctx.fillText(label, x, y);
     };
     for (const s of series) {

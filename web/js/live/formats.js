@@ -65,6 +65,9 @@ export function fmtBig(r) {
 // "3.1 times" (ru "в 3,1 раза": the plural form follows the number)
 export const fmtTimes = (r) => (bad(r) ? "–" : t("fmt.times", { n: counted(r < 99.5 ? Number(r.toPrecision(2)) : Math.round(r), fmtBig(r)) }));
 export const fmtCount = (x) => (bad(x) ? "–" : fixed(Math.round(x), 0));
+// a count with its noun in the form the number takes ("58 tokens", «58 токенов», «21 токен»): the
+// noun comes with the number, so no language's prose has to agree with a number it cannot see
+export const countOf = (key) => (x) => (bad(x) ? "–" : t(key, { n: { num: Math.round(x), text: fixed(Math.round(x), 0) } }));
 // effective choices (e^H): one decimal below 100, then a whole number
 export const fmtEff = (x) => (bad(x) ? "–" : x < 99.95 ? fixed(x, 1) : fixed(Math.round(x), 0));
 export const fmtNats = (x) => (bad(x) ? "–" : t("fmt.nats", { n: counted(Number(x.toFixed(2)), fixed(x, 2), 2) }));

@@ -5,7 +5,7 @@
 import { t, fixed, plain } from "../i18n.js";
 import { SPEC } from "../generated/spec.js";
 import {
-  bad, f2, f3, millions, tok, toks, fmtPct, fmtTimes, fmtBig, fmtCount, fmtEff, fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance, story,
+  bad, f2, f3, millions, tok, toks, countOf, fmtPct, fmtTimes, fmtBig, fmtCount, fmtEff, fmtNats, fmtFixed, fmtShare, fmtInterval, fmtChance, story,
 } from "./formats.js";
 
 // ---- formats -------------------------------------------------------------------------------------
@@ -34,7 +34,7 @@ const CH1 = {
   "pen.stop_r2": fmtPct, "pen.name_r1": fmtPct, "pen.name_r2": fmtPct,
   "end.p_theend": fmtPct, "end.p_everafter": fmtPct, "end.p_mid": fmtPct, "english.eff_cyr": fmtEff,
   "four.s0": two, "four.s1": two, "four.s2": two, "four.s3": two,
-  "loops.share_a": fmtShare, "loops.share_b": fmtShare, "end.n_tokens": fmtCount,
+  "loops.share_a": fmtShare, "loops.share_b": fmtShare, "end.n_tokens": countOf("fmt.n_tokens"),
   "slide.slides": fmtCount, "slide.cache_len": fmtCount, "slide.eot_count": fmtCount,
 };
 const CH2 = Object.fromEntries(Object.entries({
@@ -94,7 +94,7 @@ const CH3 = {
   "vc-best-gamma": f3.int, "vc-batches": f3.int,
   "rf-gbps-cache": f3.fix(0), "rf-gbps-dram": f3.fix(1), "rf-gmacs": f3.fix(1), "rf-ridge": f3.fix(2),
   "rf-ridge-dram": f3.fix(2), "our-math-us": f3.micro, "our-read-us": f3.micro, "rf-h100-ridge": f3.int,
-  "rf-h100-ridge-flop": f3.int, "ls-runs": f3.int, "ls-gamma": f3.int, "ls-gamma-plus-1": f3.int, "ls-cv": f3.fix(1),
+  "rf-h100-ridge-flop": f3.int, "ls-runs": countOf("fmt.n_runs"), "ls-gamma": f3.int, "ls-gamma-plus-1": f3.int, "ls-cv": f3.fix(1),
   "ls-speedup-range": f3.range(2), "ls-speedup-mid": f3.range(2),
   "st-gamma": f3.int, "st-n": f3.int,
   ...Object.fromEntries([0, 1, 2].flatMap((i) => [[`st-t${i}`, f3.trim(1)], [`st-a${i}`, f3.pct(0)], [`st-e${i}`, f3.fix(2)],

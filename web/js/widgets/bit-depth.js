@@ -5,7 +5,7 @@
 // playground (ch2_lend; the session keeps that state, the store's "lend" tells the page).
 // The readout and the table are drawn from the results kept, again after a language switch.
 import { call, on } from "../engine.js";
-import { el, fmt, serial, clearErrors, whenSeen, setStatus, setText, segmented } from "../ui.js";
+import { el, fmt, serial, clearErrors, whenSeen, setStatus, setText, segmented, whenNear } from "../ui.js";
 import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { whenFacts } from "../facts.js";
@@ -48,7 +48,8 @@ export function mountBitDepth(root) {
     if (!heldout || !heldout.delta) return;
     pic.replaceChildren(drawBitsLoss(heldout.delta, results, Math.min(pic.clientWidth || 640, 760), heldout.limits));
   };
-  whenFacts((f) => { heldout = f.heldout; drawPicture(); });
+  // drawn once near the screen: the picture measures its width, which lays out the chapter
+  whenFacts((f) => { heldout = f.heldout; whenNear(pic).then(drawPicture); });
   const showBits = (v) => { bitsOut.textContent = whole(Number(v)); };
   bits.addEventListener("input", () => showBits(bits.value));
   let current = { bits: 8, scheme: "row" }, lent = false;
