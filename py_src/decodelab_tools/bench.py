@@ -411,14 +411,16 @@ def bench_speculative(web: Path, json_path: Path | None) -> dict:
 
 
 def bench_lighthouse(web: Path, json_path: Path | None, runs: int = 3) -> dict:
-    """Lighthouse's mobile and desktop presets on a plain static server (decodelab_tools/lighthouse.py)."""
-    from .lighthouse import measure
+    """Lighthouse's mobile and desktop presets on a plain static server, then on one that compresses
+    (decodelab_tools/lighthouse.py)."""
+    from .lighthouse import COLUMNS, measure
 
     data = measure(web, runs)
     med = data["median"]
+    cols = [c for c, _, _ in COLUMNS]
     keys = [k for k in med["mobile"] if k != "failed_audits"]
-    table([[k] + [med[p][k] for p in ("mobile", "desktop")] for k in keys], [f"median of {runs}", "mobile", "desktop"])
-    for p in ("mobile", "desktop"):
+    table([[k] + [med[p][k] for p in cols] for k in keys], [f"median of {runs}"] + cols)
+    for p in cols:
         if med[p]["failed_audits"]:
             print(f"{p}: audits below full marks: {', '.join(med[p]['failed_audits'])}")
     print(json.dumps(med))
