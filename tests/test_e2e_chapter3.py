@@ -73,6 +73,13 @@ def test_live_pair_verdict_is_supported_and_repeats(ready_page):
     want = "pays" if lo > 1.05 else "does not pay" if hi < 0.95 else "too close to call"
     assert first == want, (first, lo, hi)
     assert "token for token the target's own" in text
+    # the figures at a glance (design review item 12): a grid of label and value, the sentences
+    # behind them in a disclosure
+    stats = pg.eval_on_selector_all("#ls-stats .stat", "ss => ss.map(s => [s.querySelector('.stat-label').textContent, s.querySelector('b').textContent])")
+    assert [label for label, _ in stats] == ["acceptance α", "a draft pass, in target steps", "tokens a round",
+                                             "speedup, measured", "the cost model's prediction"], stats
+    assert float(stats[0][1]) == pytest.approx(float(pg.get_attribute("#ls-out", "data-alpha")), abs=6e-4)
+    assert "Acceptance α = " not in text and "Acceptance α = " in pg.text_content("#ls-out details.numbers")
     # a second run: the same verdict, or an honest "too close to call"
     pg.evaluate("() => { const o = document.querySelector('#ls-out'); delete o.dataset.verdict; }")
     pg.click("#ls-run")
@@ -273,7 +280,7 @@ def test_live_pair_sampled_mode_reports_without_claiming_the_same_text(ready_pag
     pg.evaluate("() => { const o = document.querySelector('#ls-out'); delete o.dataset.verdict; }")
     pg.click("#ls-run")
     pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
-    text = pg.inner_text("#ls-out")
+    text = pg.text_content("#ls-out")  # the sentences too, in their closed disclosure
     assert "token for token" not in text and "NaN" not in text and "Acceptance α = " in text
     assert pg.text_content("#cm-ceiling-inf").endswith("%")
     pg.check("#ls-mode-greedy")

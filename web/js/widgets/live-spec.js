@@ -65,6 +65,26 @@ function lines(s, r, g) {
   if (r.same_as_target != null) out.push([r.same_as_target ? "w3.ls.same" : "w3.ls.differs", {}]);
   return out;
 }
+// what stays in sight beside the figures: the caveats and whether the text matched the target's
+const SHOWN = new Set(["w3.ls.g0", "w3.ls.few_rounds", "w3.ls.rare", "w3.ls.same", "w3.ls.differs"]);
+
+// The figures a reader compares at a glance, as a grid of label and value (the design review:
+// the sentences made a wall of lines on a phone; they stay, in a disclosure): α, a draft pass's
+// cost, the tokens a round, and the measured speedup, with the range its verdict rests on,
+// beside the cost model's prediction. γ = 0 has no draft: its one sentence says it all.
+function statGrid(s, g) {
+  if (g === 0) return null;
+  const sp = s.measured_speedup;
+  const range = fmt(sp.trim_lo, 2) === fmt(sp.trim_hi, 2) ? fmt(sp.trim_lo, 2) : `${fmt(sp.trim_lo, 2)}–${fmt(sp.trim_hi, 2)}`;
+  const stat = (label, value, note) => el("div", { class: "stat" }, el("span", { class: "stat-label", t: label }), el("b", { text: value }),
+    note ? el("span", { class: "stat-note", text: note }) : null);
+  return el("div", { class: "stat-grid", id: "ls-stats" },
+    stat("w3.ls.stat.alpha", fmt(s.alpha.median, 3)),
+    stat("w3.ls.stat.draft", fmt(s.c_draft.median, 2)),
+    stat("w3.ls.stat.tpr", fmt(s.tokens_per_round.median, 2)),
+    stat("w3.ls.stat.speedup", `${fmt(sp.median, 2)}×`, t("w3.ls.stat.range", { range })),
+    stat("w3.ls.stat.pred", `${fmt(s.predicted_speedup.median, 2)}×`));
+}
 
 export function mountLiveSpec(root, ctx = {}) {
   const gamma = numberBox({ integer: true, id: "ls-gamma", value: 3, min: 0, max: 32, "t-aria-label": "w3.gamma_aria" });
@@ -90,8 +110,11 @@ export function mountLiveSpec(root, ctx = {}) {
   function render() {
     const { s, r, g } = last;
     const badge = verdict("speculation", "badge:ls-verdict", s.verdict);
-    out.replaceChildren(...lines(s, r, g).map(([key, args]) => el("div", { text: t(key, args) })),
-      el("div", { class: VERDICT_TINT[s.verdict], id: "ls-verdict", text: t(badge.key) }));
+    const all = lines(s, r, g), line = ([key, args]) => el("div", { text: t(key, args) });
+    const grid = statGrid(s, g);
+    out.replaceChildren(grid || "", ...all.filter(([key]) => !grid || SHOWN.has(key)).map(line),
+      el("div", { class: VERDICT_TINT[s.verdict], id: "ls-verdict", text: t(badge.key) }),
+      grid ? el("details", { class: "numbers" }, el("summary", { t: "w3.ls.numbers" }), all.filter(([key]) => !SHOWN.has(key)).map(line)) : "");
   }
   onLang(() => { if (last && !out.dataset.unavailable) render(); });
   const once = serial([run], status, { gamma, mode });
