@@ -400,6 +400,14 @@ export function segmented({ id, options, value, label }) {
   return group;
 }
 
+// A readout's figures as a grid of label and value (the design review: a readout of sentences
+// made a wall of lines on a phone; the sentences go in a disclosure below it). items: [label key,
+// value text, note text or null]; style.css lays it out two across on a phone, more where they fit.
+export function statGrid(id, items) {
+  return el("div", { class: "stat-grid", id }, items.map(([label, value, note]) => el("div", { class: "stat" },
+    el("span", { class: "stat-label", t: label }), el("b", { text: value }), note ? el("span", { class: "stat-note", text: note }) : null)));
+}
+
 // A promise that node has come within `margin` of the screen (at once without IntersectionObserver)
 export function whenNear(node, margin = "600px 0px") {
   if (!window.IntersectionObserver) return Promise.resolve();

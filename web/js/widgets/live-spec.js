@@ -3,7 +3,7 @@
 // the widget repeats it, and ch3_live_summary takes medians and ranges and gives the verdict only
 // when the range supports it. Rounds are shown token by token, and acceptance by position.
 import { call, on } from "../engine.js";
-import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel, segmented } from "../ui.js";
+import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel, segmented, statGrid } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import * as store from "../store.js";
 import { setLive } from "../live.js";
@@ -68,22 +68,19 @@ function lines(s, r, g) {
 // what stays in sight beside the figures: the caveats and whether the text matched the target's
 const SHOWN = new Set(["w3.ls.g0", "w3.ls.few_rounds", "w3.ls.rare", "w3.ls.same", "w3.ls.differs"]);
 
-// The figures a reader compares at a glance, as a grid of label and value (the design review:
-// the sentences made a wall of lines on a phone; they stay, in a disclosure): α, a draft pass's
-// cost, the tokens a round, and the measured speedup, with the range its verdict rests on,
-// beside the cost model's prediction. γ = 0 has no draft: its one sentence says it all.
-function statGrid(s, g) {
+// The figures a reader compares at a glance: α, a draft pass's cost, the tokens a round, and the
+// measured speedup with the range its verdict rests on, beside the cost model's prediction.
+// γ = 0 has no draft: its one sentence says it all.
+function stats(s, g) {
   if (g === 0) return null;
   const sp = s.measured_speedup;
   const range = fmt(sp.trim_lo, 2) === fmt(sp.trim_hi, 2) ? fmt(sp.trim_lo, 2) : `${fmt(sp.trim_lo, 2)}–${fmt(sp.trim_hi, 2)}`;
-  const stat = (label, value, note) => el("div", { class: "stat" }, el("span", { class: "stat-label", t: label }), el("b", { text: value }),
-    note ? el("span", { class: "stat-note", text: note }) : null);
-  return el("div", { class: "stat-grid", id: "ls-stats" },
-    stat("w3.ls.stat.alpha", fmt(s.alpha.median, 3)),
-    stat("w3.ls.stat.draft", fmt(s.c_draft.median, 2)),
-    stat("w3.ls.stat.tpr", fmt(s.tokens_per_round.median, 2)),
-    stat("w3.ls.stat.speedup", `${fmt(sp.median, 2)}×`, t("w3.ls.stat.range", { range })),
-    stat("w3.ls.stat.pred", `${fmt(s.predicted_speedup.median, 2)}×`));
+  return statGrid("ls-stats", [
+    ["w3.ls.stat.alpha", fmt(s.alpha.median, 3)],
+    ["w3.ls.stat.draft", fmt(s.c_draft.median, 2)],
+    ["w3.ls.stat.tpr", fmt(s.tokens_per_round.median, 2)],
+    ["w3.ls.stat.speedup", `${fmt(sp.median, 2)}×`, t("w3.ls.stat.range", { range })],
+    ["w3.ls.stat.pred", `${fmt(s.predicted_speedup.median, 2)}×`]]);
 }
 
 export function mountLiveSpec(root, ctx = {}) {
@@ -111,7 +108,7 @@ export function mountLiveSpec(root, ctx = {}) {
     const { s, r, g } = last;
     const badge = verdict("speculation", "badge:ls-verdict", s.verdict);
     const all = lines(s, r, g), line = ([key, args]) => el("div", { text: t(key, args) });
-    const grid = statGrid(s, g);
+    const grid = stats(s, g);
     out.replaceChildren(grid || "", ...all.filter(([key]) => !grid || SHOWN.has(key)).map(line),
       el("div", { class: VERDICT_TINT[s.verdict], id: "ls-verdict", text: t(badge.key) }),
       grid ? el("details", { class: "numbers" }, el("summary", { t: "w3.ls.numbers" }), all.filter(([key]) => !SHOWN.has(key)).map(line)) : "");
