@@ -2,7 +2,7 @@
 // per byte of weights), for this machine (measured now: ch3_roofline) and for a datacenter GPU
 // (its datasheet, hardware.js), with our model and a large model placed on them.
 import { call } from "../engine.js";
-import { el, fmt, serial, whenSeen, setStatus } from "../ui.js";
+import { el, fmt, serial, whenSeen, setStatus, statGrid } from "../ui.js";
 import { t, plain, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { setLive } from "../live.js";
@@ -45,11 +45,19 @@ export function mountRoofline(root) {
       dot("w3.rf.legend.ours1", 1, g, bc, "ours"), dot("w3.rf.legend.ours5", 5, g, bc, "ours"),
       dot("w3.rf.legend.big8", 1, g, bd, "neutral"),
     ], [{ x: g / bc, label: t("w3.rf.legend.ridge_ours"), color: "ours" }, ...ridges]);
+    const gbps = (x) => t("w3.rf.stat.gbps", { x: fmt(x, 1) });
     out.replaceChildren(
-      el("div", { text: t("w3.rf.measured", { mb: fmt(r.cache.bytes / 1e6, 2), cache: fmt(bc, 1), mib: fmt(r.dram.bytes / 2 ** 20, 0),
+      statGrid("rf-stats", [
+        ["w3.rf.stat.cache", gbps(bc), t("w3.rf.stat.cache_note", { mb: fmt(r.cache.bytes / 1e6, 2) })],
+        ["w3.rf.stat.dram", gbps(bd), t("w3.rf.stat.dram_note", { mib: fmt(r.dram.bytes / 2 ** 20, 0) })],
+        ["w3.rf.stat.gmacs", fmt(g, 1), t("w3.rf.stat.gmacs_note")],
+        ["w3.rf.stat.ridge_cache", fmt(g / bc, 2), t("w3.rf.stat.ridge_note")],
+        ["w3.rf.stat.ridge_dram", fmt(g / bd, 2)],
+        ["w3.rf.stat.ridge_h100", fmt(hg / hb, 0)]]),
+      el("details", { class: "numbers" }, el("summary", { t: "w3.rf.numbers" }), el("div", { text: t("w3.rf.measured", { mb: fmt(r.cache.bytes / 1e6, 2), cache: fmt(bc, 1), mib: fmt(r.dram.bytes / 2 ** 20, 0),
         dram: fmt(bd, 1), rows: String(r.macs.rows), cols: String(r.macs.cols), // a shape, written as code writes it
         gmacs: fmt(g, 1) }) }),
-      el("div", { text: t("w3.rf.ridges", { cache: fmt(g / bc, 2), dram: fmt(g / bd, 2), h100: fmt(hg / hb, 0) }) }));
+      el("div", { text: t("w3.rf.ridges", { cache: fmt(g / bc, 2), dram: fmt(g / bd, 2), h100: fmt(hg / hb, 0) }) })));
   }
   let drawn = false; // the chart gets its first data when the reader comes near (see measure)
   onLang(() => { if (drawn) render(last); }); // the chart's axes and numbers: charts.js
