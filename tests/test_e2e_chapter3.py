@@ -80,10 +80,13 @@ def test_live_pair_verdict_is_supported_and_repeats(ready_page):
                                              "speedup, measured", "the cost model's prediction"], stats
     assert float(stats[0][1]) == pytest.approx(float(pg.get_attribute("#ls-out", "data-alpha")), abs=6e-4)
     assert "Acceptance α = " not in text and "Acceptance α = " in pg.text_content("#ls-out details.numbers")
-    # a second run: the same verdict, or an honest "too close to call"
+    # a second run: the same verdict, or an honest "too close to call"; the disclosure the reader
+    # opened stays open when the readout is written again
+    pg.click("#ls-out details.numbers > summary")
     pg.evaluate("() => { const o = document.querySelector('#ls-out'); delete o.dataset.verdict; }")
     pg.click("#ls-run")
     pg.wait_for_selector("#ls-out[data-verdict]", timeout=LIVE_PAIR_MS)
+    assert pg.eval_on_selector("#ls-out details.numbers", "d => d.open")
     second = pg.get_attribute("#ls-out", "data-verdict")
     assert second == first or "too close to call" in (first, second)
     # rounds token by token: every kind has its colour class and a mark, not colour alone

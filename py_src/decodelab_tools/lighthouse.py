@@ -70,11 +70,11 @@ def plain_server(web: Path, compress: bool = False):
         def send_head(self):
             path = self.path.split("?")[0]
             lang = pages.get(path)
-            file = web / path.lstrip("/")
+            file = Path(self.translate_path(self.path))  # decoded and normalised, as the stdlib serves it
             if lang is not None:
                 body = firstpaint.seo_links((web / firstpaint.page_name(lang)).read_text(encoding="utf-8"), lang, base).encode()
                 ctype = "text/html; charset=utf-8"
-            elif compress and path.endswith(COMPRESSED) and file.is_file():
+            elif compress and path.endswith(COMPRESSED) and file.is_file() and file.resolve().is_relative_to(web.resolve()):
                 body, ctype = file.read_bytes(), self.guess_type(path)
             else:
                 return super().send_head()

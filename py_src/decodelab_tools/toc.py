@@ -48,7 +48,7 @@ def nav(html: str) -> str:
     return ('<nav id="toc" class="toc" aria-label="Contents" data-t-aria-label="page.toc"><details>'
             '<summary><span data-t="page.toc"></span> <span class="toc-now" aria-hidden="true"></span></summary>'
             # the top of the page, for a reader 70 screens down ("#top" is the document's top in HTML)
-            '<a class="toc-top" href="#top" data-t="page.toc_top"></a>'
+            '<a class="toc-top" href="#top"><span aria-hidden="true">↑ </span><span data-t="page.toc_top"></span></a>'
             f'<ol>{items}</ol></details></nav>')
 
 

@@ -81,7 +81,10 @@
     } else {
       requestAnimationFrame(function () { setTimeout(once, 0); });
     }
-    setTimeout(once, 3000); // a tab in the background paints no frames
+    // a tab in the background paints no frames: after 3 s there, after 10 s anywhere (a slow link's
+    // first paint can take over 3 s, and the files asked for here must not compete with it)
+    setTimeout(function () { if (document.visibilityState === "hidden") once(); }, 3000);
+    setTimeout(once, 10000);
   }
   var text = new Promise(function (resolve) {
     if (lang === htmlLang) afterFirstPaint(resolve); else resolve();
@@ -105,6 +108,7 @@
     var s = document.createElement("script");
     s.type = "module";
     s.src = mainScript;
+    s.onerror = function () { count("the page's script could not be loaded: " + s.src); }; // a script's load error reaches no window handler
     document.head.appendChild(s);
   }
   if (lang === htmlLang) afterFirstPaint(loadMain); else loadMain();

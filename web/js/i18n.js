@@ -118,8 +118,8 @@ export function ungrouped(x) {
 // 2 significant digits and so on (toPrecision without the exponent), trailing zeros dropped, as
 // Intl's maximumSignificantDigits writes it: as many decimals as the digits reach below the
 // point, then plain's rounding. By hand for the same reason as fixed: the panel's first small
-// probability was the page's first NumberFormat. Where the digits stop above the point
-// (12345 to 2 digits) Intl writes it; nothing on the page asks for that.
+// probability was the page's first NumberFormat. Where the digits stop above the point and a
+// digit past them must be rounded away (12345 to 2 digits) Intl writes it.
 export function precision(x, digits) {
   const a = Math.abs(x);
   const d = Number.isFinite(x) && a < 1e21 ? decimalDigits(a, 400) : null; // every digit, unrounded
@@ -128,6 +128,9 @@ export function precision(x, digits) {
     const exponent = int !== "0" ? int.length - 1 : a === 0 ? 0 : -(frac.search(/[1-9]/) + 1);
     const decimals = digits - 1 - exponent;
     if (decimals >= 0) return written(x, decimals, true);
+    // digits that stop above the point: by hand too where nothing past them needs rounding (150
+    // to 2 digits), which is what fmtBig asks for
+    if (/^0*$/.test(frac) && /^0*$/.test(int.slice(digits))) return written(x, 0, true);
   }
   return nf({ maximumSignificantDigits: digits }).format(x);
 }

@@ -160,10 +160,16 @@ function mountAll() {
   // out chapters that content-visibility (style.css) keeps unlaid, a quarter of a second of
   // blocked main thread on a phone (their pictures measure their width).
   const live = [];
+  const waiting = new WeakSet(); // widgets with an observer armed: one each, however many restarts
   const update = (node, w) => {
     if (!w || !w.update) return;
-    if (node.id === "sampler-panel") w.update();
-    else whenNear(node, "100% 0px").then(() => w.update());
+    if (node.id === "sampler-panel") { w.update(); return; }
+    if (waiting.has(node)) return;
+    waiting.add(node);
+    whenNear(node, "100% 0px").then(() => {
+      waiting.delete(node);
+      if (engine.isReady()) w.update(); // else the next "ready" arms it again
+    });
   };
   const mountOne = ([id, mount]) => {
     const node = document.getElementById(id);

@@ -121,6 +121,7 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
       placed.push({ x, y, w: tw });
       // a halo of the ground around the letters, as charts.js draws its labels: legible over the
       // grid, hiding no more of a line than the letters' outline
+      ctx.save(); // the halo's stroke settings stay with the label, not the curves drawn next
       ctx.strokeStyle = colour("surface");
       ctx.lineWidth = 4;
       ctx.lineJoin = "round";
@@ -128,6 +129,7 @@ export function rankPlot(canvas, { xTitle = "", yTitle = "" } = {}) {
       ctx.textAlign = "left";
       ctx.strokeText(label, x, y);
       ctx.fillText(label, x, y);
+      ctx.restore();
     };
     for (const s of series) {
       const ps = s.points.filter((p) => p.y > 0 && p.x > 0);

@@ -408,6 +408,15 @@ export function statGrid(id, items) {
     el("span", { class: "stat-label", t: label }), el("b", { text: value }), note ? el("span", { class: "stat-note", text: note }) : null)));
 }
 
+// The disclosure under a readout that is written again (a new run, a language switch): open if the
+// one it replaces in `out` was, and its summary focused again if it had the focus.
+export function numbersDisclosure(out, summaryKey, ...children) {
+  const was = out.querySelector(":scope > details.numbers");
+  const summary = el("summary", { t: summaryKey });
+  if (was && was.contains(document.activeElement)) queueMicrotask(() => summary.focus());
+  return el("details", { class: "numbers", open: !!(was && was.open) }, summary, ...children);
+}
+
 // A promise that node has come within `margin` of the screen (at once without IntersectionObserver)
 export function whenNear(node, margin = "600px 0px") {
   if (!window.IntersectionObserver) return Promise.resolve();

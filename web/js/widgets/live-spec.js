@@ -3,7 +3,7 @@
 // the widget repeats it, and ch3_live_summary takes medians and ranges and gives the verdict only
 // when the range supports it. Rounds are shown token by token, and acceptance by position.
 import { call, on } from "../engine.js";
-import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel, segmented, statGrid } from "../ui.js";
+import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus, setText, tokenLabel, segmented, statGrid, numbersDisclosure } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import * as store from "../store.js";
 import { setLive } from "../live.js";
@@ -111,7 +111,7 @@ export function mountLiveSpec(root, ctx = {}) {
     const grid = stats(s, g);
     out.replaceChildren(grid || "", ...all.filter(([key]) => !grid || SHOWN.has(key)).map(line),
       el("div", { class: VERDICT_TINT[s.verdict], id: "ls-verdict", text: t(badge.key) }),
-      grid ? el("details", { class: "numbers" }, el("summary", { t: "w3.ls.numbers" }), all.filter(([key]) => !SHOWN.has(key)).map(line)) : "");
+      grid ? numbersDisclosure(out, "w3.ls.numbers", all.filter(([key]) => !SHOWN.has(key)).map(line)) : "");
   }
   onLang(() => { if (last && !out.dataset.unavailable) render(); });
   const once = serial([run], status, { gamma, mode });

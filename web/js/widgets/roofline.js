@@ -2,7 +2,7 @@
 // per byte of weights), for this machine (measured now: ch3_roofline) and for a datacenter GPU
 // (its datasheet, hardware.js), with our model and a large model placed on them.
 import { call } from "../engine.js";
-import { el, fmt, serial, whenSeen, setStatus, statGrid } from "../ui.js";
+import { el, fmt, serial, whenSeen, setStatus, statGrid, numbersDisclosure } from "../ui.js";
 import { t, plain, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { setLive } from "../live.js";
@@ -54,7 +54,7 @@ export function mountRoofline(root) {
         ["w3.rf.stat.ridge_cache", fmt(g / bc, 2), t("w3.rf.stat.ridge_note")],
         ["w3.rf.stat.ridge_dram", fmt(g / bd, 2)],
         ["w3.rf.stat.ridge_h100", fmt(hg / hb, 0)]]),
-      el("details", { class: "numbers" }, el("summary", { t: "w3.rf.numbers" }), el("div", { text: t("w3.rf.measured", { mb: fmt(r.cache.bytes / 1e6, 2), cache: fmt(bc, 1), mib: fmt(r.dram.bytes / 2 ** 20, 0),
+      numbersDisclosure(out, "w3.rf.numbers", el("div", { text: t("w3.rf.measured", { mb: fmt(r.cache.bytes / 1e6, 2), cache: fmt(bc, 1), mib: fmt(r.dram.bytes / 2 ** 20, 0),
         dram: fmt(bd, 1), rows: String(r.macs.rows), cols: String(r.macs.cols), // a shape, written as code writes it
         gmacs: fmt(g, 1) }) }),
       el("div", { text: t("w3.rf.ridges", { cache: fmt(g / bc, 2), dram: fmt(g / bd, 2), h100: fmt(hg / hb, 0) }) })));

@@ -3,7 +3,7 @@
 // for γ = 0..8, in units of one single step. Several short calls (each a batch over every γ), then
 // medians and ranges (ch3_verify_summary), drawn beside the premise's flat line and the line γ+1.
 import { call } from "../engine.js";
-import { el, fmt, serial, whenSeen, setStatus, statGrid } from "../ui.js";
+import { el, fmt, serial, whenSeen, setStatus, statGrid, numbersDisclosure } from "../ui.js";
 import { t, fixed, onLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import * as store from "../store.js";
@@ -48,7 +48,7 @@ export function mountVerifyCost(root) {
         ["w3.vc.stat.g8", steps(at(8).block_best), t("w3.vc.stat.as_steps", { n: fmt(at(8).steps_best, 2) })],
         ["w3.vc.stat.slope", steps(s.slope)],
         ["w3.vc.stat.best", `${fmt(s.best, 2)}×`, t("w3.vc.stat.at", { gamma: s.best_gamma })]]),
-      el("details", { class: "numbers" }, el("summary", { t: "w3.vc.numbers" }), el("div", { text: t("w3.vc.summary", { batches: s.batches, step: fmt(s.t_step_ms, 3), g4: fmt(at(4).block_best, 2),
+      numbersDisclosure(out, "w3.vc.numbers", el("div", { text: t("w3.vc.summary", { batches: s.batches, step: fmt(s.t_step_ms, 3), g4: fmt(at(4).block_best, 2),
         g4_med: fmt(at(4).block_med, 2), g4_lo: fmt(at(4).block_lo, 2), g4_hi: fmt(at(4).block_hi, 2),
         g8: fmt(at(8).block_best, 2), g8_steps: fmt(at(8).steps_best, 2) }) }),
       el("div", { text: t("w3.vc.slope", { slope: fmt(s.slope, 2) }) + " " + (s.block_saving > 0
