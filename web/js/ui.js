@@ -403,9 +403,11 @@ export function segmented({ id, options, value, label }) {
 // A readout's figures as a grid of label and value (the design review: a readout of sentences
 // made a wall of lines on a phone; the sentences go in a disclosure below it). items: [label key,
 // value text, note text or null]; style.css lays it out two across on a phone, more where they fit.
+// A description list, so a screen reader pairs each value with its label.
 export function statGrid(id, items) {
-  return el("div", { class: "stat-grid", id }, items.map(([label, value, note]) => el("div", { class: "stat" },
-    el("span", { class: "stat-label", t: label }), el("b", { text: value }), note ? el("span", { class: "stat-note", text: note }) : null)));
+  return el("dl", { class: "stat-grid", id }, items.map(([label, value, note]) => el("div", { class: "stat" },
+    el("dt", { class: "stat-label", t: label }),
+    el("dd", {}, el("b", { text: value }), note ? el("span", { class: "stat-note", text: note }) : null))));
 }
 
 // The disclosure under a readout that is written again (a new run, a language switch): open if the
