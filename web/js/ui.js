@@ -159,16 +159,9 @@ export function texWhenNear(node, src, display = false) {
   const st = nearTex.get(node);
   if (st && st.near) { tex(node, src, display); return; }
   if (st) { st.src = src; st.display = display; return; }
-  const s = { near: !window.IntersectionObserver, src, display };
+  const s = { near: false, src, display };
   nearTex.set(node, s);
-  if (s.near) { tex(node, src, display); return; }
-  const io = new IntersectionObserver((en) => {
-    if (!en.some((x) => x.isIntersecting)) return;
-    io.disconnect();
-    s.near = true;
-    tex(node, s.src, s.display);
-  }, { rootMargin: "600px 0px" });
-  io.observe(node);
+  whenNear(node).then(() => { s.near = true; tex(node, s.src, s.display); });
 }
 
 export function tex(node, src, display = false) {
@@ -437,9 +430,6 @@ export function whenSeen(node, fn) {
   on("ready", () => {
     if (armed) return; // once per page, not again after a restart
     armed = true;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((en) => en.isIntersecting)) { io.disconnect(); fn(); }
-    }, { rootMargin: "200px" });
-    io.observe(node);
+    whenNear(node, "200px").then(fn);
   });
 }
