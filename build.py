@@ -356,13 +356,18 @@ def step_vendor() -> None:
     # page uses (each file's unicode-range). font-display optional instead of fontsource's swap: a
     # face that is not in within about 100 ms is not swapped in later, so the text never reflows
     # (no layout shift) and never waits; the service worker's cache has it for the next visit.
-    # Not preloaded: a preload of the language's subsets (51-87 KB) took Lighthouse's mobile LCP
-    # from 4.9 to 7.9 s on its simulated link, so a first visit on a slow link reads the fallback.
+    # Not preloaded: a preload of the language's subsets (then 51-87 KB whole) took Lighthouse's
+    # mobile LCP from 4.9 to 7.9 s on its simulated link, so a first visit on a slow link reads the
+    # fallback. Each file is cut to the site's characters (textface.py): latin 51 -> 38 KB, greek 20 -> 3 KB.
     serif, out = nm / SERIF, dst / "source-serif-4"
     (out / "files").mkdir(parents=True, exist_ok=True)
     css = "".join((serif / f).read_text() for f in ("wght.css", "wght-italic.css")).replace("font-display: swap", "font-display: optional")
-    for name in sorted(set(re.findall(r"url\(\./files/([^)]+)\)", css))):
-        shutil.copy2(serif / "files" / name, out / "files" / name)
+    # each file cut to the characters the site can show (decodelab_tools/textface.py)
+    from decodelab_tools import textface
+
+    names = sorted(set(re.findall(r"url\(\./files/([^)]+)\)", css)))
+    if textface.cut([serif / "files" / n for n in names], out / "files", ROOT, serif / "package.json", CACHE / "textface.key"):
+        log("text face: cut to the site's characters")
     (out / "fonts.css").write_text(css)
     shutil.copy2(serif / "LICENSE", out / "LICENSE")
 
@@ -413,7 +418,7 @@ def step_text_and_pages() -> dict:
     3. web/i18n/LANG.json (what the page loads for a switch) and web/index.html, index.ru.html,
        index.vi.html (the pages served), every pinned number written, so the article reads whole
        before its scripts run, and without them."""
-    from decodelab_tools import firstpaint, mathrender, texts, toc
+    from decodelab_tools import firstpaint, mathrender, stylesheet, texts, toc
 
     template_path = WEB / firstpaint.PAGE
     template = template_path.read_text(encoding="utf-8")
@@ -439,7 +444,7 @@ def step_text_and_pages() -> dict:
             out.write_text(data, encoding="utf-8")
         hashes[lang] = hashlib.sha256(data.encode()).hexdigest()[:16]
         page = WEB / firstpaint.page_name(lang)
-        html = mathrender.apply_html(firstpaint.page_for(toc.fill(synced), lang, filled, result), rendered, styles)
+        html = stylesheet.relink(mathrender.apply_html(firstpaint.page_for(toc.fill(synced), lang, filled, result), rendered, styles))
         if not page.exists() or page.read_text(encoding="utf-8") != html:
             page.write_text(html, encoding="utf-8")
     mathrender.write_math_face(ROOT, rendered, WEB / "vendor" / "stix-two-math")
@@ -489,6 +494,16 @@ def step_first_frames(i18n: dict) -> bool:
         log(f"first frames: {', '.join(f'{lang} {len(f)}' for lang, f in copies.items())}; "
             f"measured numbers: {', '.join(f'{lang} {len(m)}' for lang, m in measured.items())}")
     return changed
+
+
+def step_styles() -> None:
+    """web/css/site.css, the one stylesheet the pages link (the template's stylesheets joined in
+    order and minified), and web/js/boot.min.js (decodelab_tools/stylesheet.py). Run after the
+    pages (math.css) and again after the first frames (frames.css)."""
+    from decodelab_tools import firstpaint, stylesheet
+
+    template = (WEB / firstpaint.PAGE).read_text(encoding="utf-8")
+    stylesheet.write(WEB, template, str(ROOT / "node_modules" / ".bin" / "esbuild"))
 
 
 def step_build_info(micropip: Path, models: list[str], kernels: dict, package: Path,
@@ -547,11 +562,15 @@ def offline_manifest(info: dict) -> dict:
             for x in v:
                 walk(x)
     walk(info)
+    from decodelab_tools import firstpaint, stylesheet
+
+    # the stylesheets css/site.css is made of: the pages link only that one
+    joined = set(stylesheet.sources((WEB / firstpaint.PAGE).read_text(encoding="utf-8")))
     files, total, h = ["./"], 0, hashlib.sha256()
     for p in sorted(WEB.rglob("*")):
         rel = p.relative_to(WEB).as_posix()
-        if (not p.is_file() or rel.endswith((".map", ".dlm")) or rel.startswith(OFFLINE_SKIP) or rel in OFFLINE_PLAIN or rel == "sw.js"
-                or rel == "build-info.json" or (rel.startswith("js/") and not rel.endswith(".bundle.js") and rel != "js/boot.js")):
+        if (not p.is_file() or rel.endswith((".map", ".dlm")) or rel.startswith(OFFLINE_SKIP) or rel in OFFLINE_PLAIN or rel in joined or rel == "sw.js"
+                or rel == "build-info.json" or (rel.startswith("js/") and not rel.endswith(".bundle.js") and rel != "js/boot.min.js")):
             continue
         url = named.get(rel, rel)
         files.append(url)
@@ -583,8 +602,10 @@ def build() -> None:
     step_bundle()
     models = step_models()
     i18n = step_text_and_pages()
+    step_styles()
     step_build_info(micropip, models, kernels, package, snapshot, i18n)
     if step_first_frames(i18n):
+        step_styles()
         step_build_info(micropip, models, kernels, package, snapshot, i18n)  # the pages changed: the offline list's hashes
     log(f"site ready in {WEB}")
 

@@ -177,13 +177,44 @@ def test_the_page_loads_one_bundle_built_from_every_module_main_imports():
     import re
 
     html = (WEB / "index.html").read_text(encoding="utf-8")
-    assert re.findall(r'<script\b[^>]*>', html) == [f'<script src="js/boot.js" data-main="{build.BUNDLE}">']
+    assert re.findall(r'<script\b[^>]*>', html) == [f'<script src="js/boot.min.js" data-main="{build.BUNDLE}">']
     bundled = _bundled(build.BUNDLE)
     imported = set(re.findall(r'from "\./([\w/.-]+\.js)"', (WEB / "js" / "main.js").read_text()))
     assert imported and imported | {"main.js"} <= set(bundled), imported - set(bundled)
     worker_file = build.WORKER_BUNDLE.split("/")[-1]
     assert "worker.js" not in bundled and f"./{worker_file}" in (WEB / build.BUNDLE).read_text(encoding="utf-8")
     assert f'"{build.WORKER_BUNDLE}"' in (WEB / "js" / "boot.js").read_text(encoding="utf-8")
+
+
+def test_the_pages_link_one_stylesheet_made_of_the_templates_stylesheets():
+    """The served page links css/site.css alone (and nojs.css inside <noscript>): every class the
+    template's stylesheets define is in it, every font or image it names exists where the url
+    now points, and no comment is left in it or in the page's head; boot.min.js is boot.js's
+    code (its data attribute and the worker's name survive minification)."""
+    import re
+    from decodelab_tools import stylesheet
+
+    template = (WEB / "page.html").read_text(encoding="utf-8")
+    sources = stylesheet.sources(template)
+    assert len(sources) >= 3 and "css/style.css" in sources
+    for page in ("index.html", "index.ru.html", "index.vi.html"):
+        head = (WEB / page).read_text(encoding="utf-8").split("</head>")[0]
+        assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', head) == [stylesheet.SITE_CSS, "css/nojs.css"]
+        assert "<!--" not in head
+    site = (WEB / stylesheet.SITE_CSS).read_text(encoding="utf-8")
+    assert "/*" not in site
+    for src in sources:
+        classes = set(re.findall(r"\.([a-zA-Z][\w-]*)\s*[{,:\[ >]", re.sub(r"/\*.*?\*/", "", (WEB / src).read_text(encoding="utf-8"), flags=re.S)))
+        missing = {c for c in classes if f".{c}" not in site}
+        assert not missing, (src, sorted(missing)[:10])
+    urls = [u for u in re.findall(r"url\(([^)#][^)]*)\)", site) if not u.startswith("data:")]
+    assert any(u.endswith(".woff2") for u in urls)
+    for u in urls:
+        assert (WEB / "css" / u.strip("'\"")).resolve().is_file(), u
+    boot = (WEB / stylesheet.BOOT_MIN).read_text(encoding="utf-8")
+    assert len(boot) < len((WEB / stylesheet.BOOT_SRC).read_text(encoding="utf-8")) / 2
+    assert "data-main" in boot or "dataset.main" in boot or ".main" in boot
+    assert f'"{build.WORKER_BUNDLE}"' in boot
 
 
 def test_the_worker_is_one_file_holding_each_of_its_parts_and_none_of_pyodide():
@@ -229,7 +260,7 @@ def test_the_offline_list_names_every_file_a_visit_may_fetch():
     walk({k: v for k, v in info.items() if k != "offline"})
     assert named and set(named) <= files
     assert {"./", "index.html", "index.ru.html", "index.vi.html", "js/main.bundle.js", "js/worker.bundle.js",
-            "js/boot.js", "css/style.css", "build-info.json", "pyodide/pyodide.asm.wasm.gz", info["micropip"]} <= files
+            "js/boot.min.js", "css/site.css", "build-info.json", "pyodide/pyodide.asm.wasm.gz", info["micropip"]} <= files
     assert not [f for f in files if f.endswith((".map", ".txt")) or f in ("page.html", "sw.js", "pyodide/pyodide.asm.wasm")]
     assert all((WEB / f.split("?")[0]).exists() for f in files if f != "./")
     assert len(info["offline"]["build"]) == 16

@@ -130,12 +130,24 @@ function notice(key) {
 
 function mountAll() {
   performance.mark("decodelab-mount"); // bench startup reports how long mounting the page takes
+  // The page is built one piece per task, so a tap or a scroll during the load waits for one
+  // piece at most (#45 item 3): `later` runs its jobs in order, each in a task of its own.
+  const jobs = [];
+  const runJob = () => {
+    const job = jobs.shift();
+    if (job) job();
+    if (jobs.length) setTimeout(runJob, 0);
+  };
+  const later = (job) => { jobs.push(job); if (jobs.length === 1) setTimeout(runJob, 0); };
   bootUi();
   stopBar();
-  mountThemeSwitch();
-  mountToc();
-  mountScrollCues(document.querySelector("main") || document.body);
-  typesetAll(document, { onScreen: true }); // the rest with the widgets below (mountRest)
+  // the masthead's switch, the contents, the tables' scroll cues and the formulas on screen each
+  // in a task of their own after this one: together with the panel they were one task of 100 ms
+  // at a phone's speed (Lighthouse's mobile preset), the longest of the load
+  later(mountThemeSwitch);
+  later(mountToc);
+  later(() => mountScrollCues(document.querySelector("main") || document.body));
+  later(() => typesetAll(document, { onScreen: true })); // the rest with the widgets below (mountRest)
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
   // the naive loop's cell runs the very code the prose prints
   const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
@@ -183,15 +195,6 @@ function mountAll() {
     if (engine.isReady()) update(node, w); // the engine was ready before this widget
     performance.measure(`mount ${id}`, `mount ${id}`); // bench startup and the long-task test read these
   };
-  // The page is built one widget per task, so a tap or a scroll during the load waits for one
-  // widget at most (#45 item 3): `later` runs its jobs in order, each in a task of its own.
-  const jobs = [];
-  const runJob = () => {
-    const job = jobs.shift();
-    if (job) job();
-    if (jobs.length) setTimeout(runJob, 0);
-  };
-  const later = (job) => { jobs.push(job); if (jobs.length === 1) setTimeout(runJob, 0); };
   // The panel at once, in this task: body[data-ready] (set by bootUi above when the engine is
   // ready) promises it is there, and a hidden tab's timers can wait for seconds (Firefox). Then
   // the widgets within a screen of the reader's place as an IntersectionObserver reports them:
