@@ -90,7 +90,10 @@ def test_kv_race_counts_agree_with_the_formulas_and_n1_claims_nothing(ready_page
         pg.wait_for_function("() => document.querySelector('#kv-mem').dataset.same")
         passes = [int(x) for x in pg.get_attribute("#kv-out", "data-passes").split(",")]
         assert passes == [P + n - 1, n * P + n * (n - 1) // 2]
-        text = pg.inner_text("#kv-mem")
+        text = pg.text_content("#kv-sentences")  # the sentences, in the disclosure under the figures
+        # the figures under the picture: a stat grid whose passes are the counts just checked
+        stats = pg.eval_on_selector_all("#kv-mem #kv-stats dd b", "bs => bs.map(b => b.textContent)")
+        assert [int(x.replace(",", "")) for x in stats[:2]] == passes and stats[2].endswith("×")
         lanes = pg.text_content("#kv-out")  # in its disclosure, under the picture
         # the picture (issue 43): two grids whose run cells are the two counts, drawn for this n
         cells = pg.eval_on_selector_all("#kv-pic svg.kv-grid", "gs => gs.map(g => [Number(g.dataset.cells), g.querySelectorAll('.kv-row').length])")

@@ -4,7 +4,7 @@
 // prose the times it measured. The readout is drawn from the last race,
 // again after a language switch.
 import { call } from "../engine.js";
-import { el, numberBox, fmt, serial, readNumber, clearErrors, whenSeen } from "../ui.js";
+import { el, numberBox, fmt, serial, readNumber, clearErrors, whenSeen, statGrid } from "../ui.js";
 import { t, onLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { f2, whole, sizeComparison } from "../live/formats.js";
@@ -17,12 +17,13 @@ export function mountKvRace(root) {
   const n = numberBox({ integer: true, id: "kv-n", value: KV_RACE.n, min: 1, max: 200, "t-aria-label": "w2.kv.n" });
   const run = el("button", { id: "kv-run", t: "w2.kv.run" });
   const out = el("div", { class: "columns two", id: "kv-out" });
-  const mem = el("div", { class: "readout", id: "kv-mem" });
+  const mem = el("div", { class: "readout", id: "kv-mem" }); // the race's figures, a stat grid
+  const sentences = el("div", { id: "kv-sentences" }); // the same said in words, in the disclosure
   const pic = el("div", { class: "kv-pic", id: "kv-pic" });
   root.append(el("div", { class: "controls" }, el("label", {}, el("span", { t: "w2.kv.prompt" }), " ", prompt),
     el("label", {}, el("span", { t: "w2.kv.n" }), " ", n), run),
     el("p", { class: "diagram-desc", t: "w2.kv.pic_desc" }), pic, mem,
-    el("details", { class: "numbers" }, el("summary", { t: "w2.kv.numbers" }), out),
+    el("details", { class: "numbers" }, el("summary", { t: "w2.kv.numbers" }), sentences, out),
     el("p", { class: "hint", t: "w2.kv.timing" }));
   // the two grids side by side where they fit, one above the other on a phone
   const picture = ({ r, count }, play) => {
@@ -49,7 +50,15 @@ export function mountKvRace(root) {
       : t("w2.kv.gain", { saved: wo.passes - w.passes, pass_ratio: f2.times(wo.passes / w.passes),
         macs_ratio: f2.times(wo.macs / w.macs), time_ratio: f2.times(wo.ms / w.ms) });
     const vs = sizeComparison(r.kv_bytes_full_context / r.weights_bytes);
-    mem.replaceChildren(el("div", { id: "kv-verdict", text: t("w2.kv.same_text", { same: t(r.same_output ? "w2.kv.yes" : "w2.kv.no"), P, verdict }) }),
+    // under the picture the figures to read at a glance (design review item 12); the sentences
+    // that say them with their reasons sit with the side-by-side numbers in the disclosure
+    mem.replaceChildren(statGrid("kv-stats", [
+      ["w2.kv.stat.with", whole(w.passes), "P + n − 1"],
+      ["w2.kv.stat.without", whole(wo.passes), "nP + n(n − 1)/2"],
+      ["w2.kv.stat.time", `${fmt(wo.ms / w.ms, wo.ms / w.ms < 10 ? 2 : 1)}×`, r.same_work ? t("w2.kv.stat.noise") : null],
+      ["w2.kv.stat.per_token", f2.bytes(r.kv_bytes_per_token)],
+      ["w2.kv.stat.full", f2.bytes(r.kv_bytes_full_context), t("w2.kv.stat.vs", { vs: t(vs), weights: f2.bytes(r.weights_bytes) })]]));
+    sentences.replaceChildren(el("div", { id: "kv-verdict", text: t("w2.kv.same_text", { same: t(r.same_output ? "w2.kv.yes" : "w2.kv.no"), P, verdict }) }),
       el("div", { id: "kv-memline", text: t("w2.kv.mem", { per_token: f2.bytes(r.kv_bytes_per_token), layers: r.n_layers,
         d: r.d_model, full: f2.bytes(r.kv_bytes_full_context), context: { num: r.context, text: whole(r.context) }, vs: t(vs),
         weights: f2.bytes(r.weights_bytes) }) }));
