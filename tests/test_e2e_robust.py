@@ -213,7 +213,13 @@ def test_zero_csp_violations_over_a_full_session(browser, site):
 
 
 REACH_OUT = """import js
-for what, ask in [("fetch", lambda: js.fetch("http://example.com/f")),
+from pyodide.ffi import create_once_callable
+def ask_fetch():
+    # not awaited, as a reader might write it; how it settled is kept for the test to read
+    settled = lambda outcome: setattr(js.globalThis, "reachSettled", outcome)
+    js.fetch("http://example.com/f").then(create_once_callable(lambda r: settled("answered")),
+                                          create_once_callable(lambda e: settled("refused: " + str(e))))
+for what, ask in [("fetch", ask_fetch),
                   ("xhr", lambda: js.XMLHttpRequest.new().open("GET", "http://example.com/x")),
                   ("websocket", lambda: js.WebSocket.new("ws://example.com/w")),
                   ("eventsource", lambda: js.EventSource.new("http://example.com/e")),
@@ -243,7 +249,15 @@ def test_the_readers_python_cannot_reach_another_origin(browser, site, header):
         for what in ("xhr", "websocket", "eventsource"):
             assert f"{what} refused: TypeError: This page makes no request outside its own site" in out, out
         assert "import refused:" in out and "Content Security Policy" in out, out  # eval is refused: the policy binds the worker
-        pg.wait_for_timeout(1500)  # the fetch was asked for without waiting: give it time to leave, if it could
+        # the fetch was asked for without waiting: read how it settled (in a later call to the
+        # worker). Had it left, it would have met this page's route, which records it before
+        # aborting it, so by the time it has settled, pg.blocked would name it.
+        settled = ""
+        for _ in range(100):
+            settled = py(pg, "run_cell", code="import js\nprint(getattr(js.globalThis, 'reachSettled', ''))")["output"].strip()
+            if settled:
+                break
+        assert settled.startswith("refused: TypeError: This page makes no request outside its own site"), settled
         assert pg.blocked == [], pg.blocked
         assert py(pg, "ch1_tokenize", prompt="still fine")["texts"]  # the engine goes on
     finally:
