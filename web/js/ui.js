@@ -412,12 +412,15 @@ export function numbersDisclosure(out, summaryKey, ...children) {
   return el("details", { class: "numbers", open: !!(was && was.open) }, summary, ...children);
 }
 
-// A promise that node has come within `margin` of the screen (at once without IntersectionObserver)
+// A promise that node has come within `margin` of the screen (at once without IntersectionObserver).
+// node's data-seen says "no" while something waits for it and "yes" once it came: a test that
+// scrolls to a widget waits for that, not for a pause it hopes is long enough.
 export function whenNear(node, margin = "600px 0px") {
   if (!window.IntersectionObserver) return Promise.resolve();
+  node.dataset.seen = "no";
   return new Promise((resolve) => {
     const io = new IntersectionObserver((en) => {
-      if (en.some((x) => x.isIntersecting)) { io.disconnect(); resolve(); }
+      if (en.some((x) => x.isIntersecting)) { io.disconnect(); node.dataset.seen = "yes"; resolve(); }
     }, { rootMargin: margin });
     io.observe(node);
   });
