@@ -305,16 +305,25 @@ export function serial(buttons, status, fields = {}, { queueOne = false } = {}) 
 }
 
 // For controls that fire many events (sliders): at most one call in flight; while it runs, only
-// the newest request is kept, and it runs when the current one ends.
+// the newest request is kept, and it runs when the current one ends. A request returns a promise
+// that settles once the run that answers it has ended: its own, or the newer one that replaced it
+// while it waited (so a caller can wait for the view its change asked for).
 export function latest(fn) {
-  let inFlight = false, next = null;
-  return function request(...args) {
-    if (inFlight) { next = args; return; }
-    inFlight = true;
-    Promise.resolve(fn(...args)).catch(() => {}).finally(() => {
-      inFlight = false;
-      if (next) { const a = next; next = null; request(...a); }
+  let running = false, waiting = null; // waiting: { args, done, answer }
+  const start = (args) => {
+    running = true; // before fn runs: a request fn makes itself waits its turn
+    return Promise.resolve(fn(...args)).catch(() => {}).finally(() => {
+      running = false;
+      if (waiting) { const w = waiting; waiting = null; start(w.args).then(w.answer); }
     });
+  };
+  return function request(...args) {
+    if (!running) return start(args);
+    if (waiting) { waiting.args = args; return waiting.done; }
+    let answer;
+    const done = new Promise((ok) => { answer = ok; });
+    waiting = { args, done, answer };
+    return done;
   };
 }
 

@@ -120,12 +120,12 @@ export function mountSamplerPanel(root) {
     return ok ? s : null;
   }
 
-  let inFlight = false, queued = false, updateCount = 0;
-  async function update() {
+  // one update at a time; a change while one runs asks for one more, which reads the settings as
+  // they are when it starts (ui.latest); a caller may wait for the view its change asked for
+  let updateCount = 0;
+  const update = latest(async () => {
     const s = settings();
     if (!s) return;
-    if (inFlight) { queued = true; return; }
-    inFlight = true;
     const t0 = performance.now();
     try {
       // a bad seed box shows its message and leaves the rest of the panel working
@@ -157,14 +157,12 @@ export function mountSamplerPanel(root) {
     } catch (e) {
       showError(e);
     } finally {
-      inFlight = false;
       // a counter, not the latency, tells tests and benchmarks that an update finished: two
       // updates can take the same time (performance.now() is coarsened to 0.1 ms)
       root.dataset.updates = String(++updateCount);
       if (updateCount === 1) window.__firstDistributionAt = performance.now(); // bench startup reads it
-      if (queued) { queued = false; update(); }
     }
-  }
+  });
 
   // one fig_pipeline call per view, the newest only; its result is each row's count and the figure's cards
   const stagesOf = latest(async (view) => {
