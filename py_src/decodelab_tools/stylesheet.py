@@ -8,9 +8,9 @@ folder, minified by esbuild (npm, pinned; the tool that already bundles our scri
 `boot.js`, the one script in the head, is served minified beside its source as `boot.min.js`.
 
 Why: the first paint needs the HTML, the styles and the text face before anything shows. On a
-phone's link (Lighthouse's mobile preset, a plain static server with no compression) five
-stylesheets were five requests queued for six connections, with 20 KB of comments and spaces;
-the boot script carried 6 KB of comments. Nothing else about the page changes.
+phone's link (Lighthouse's mobile preset, a plain static server with no compression) the five
+stylesheets were five requests, 56 KB with their comments and spaces (40 KB joined and
+minified), and the boot script carried 6 KB of comments. Nothing else about the page changes.
 """
 from __future__ import annotations
 
