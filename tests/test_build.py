@@ -317,3 +317,63 @@ def test_the_math_face_has_every_glyph_the_formulas_show():
     assert all(cp in cmap for cp in (0x1D45D, 0x1D6FE, 0x1D6FC))  # math italic p, gamma, alpha
     whole = (ROOT / "node_modules" / mathrender.MATH_FONT_PACKAGE / mathrender.MATH_FONT_FILE).stat().st_size
     assert woff2.stat().st_size < whole / 4
+
+
+def test_the_text_face_holds_every_character_of_each_page():
+    """The text face is cut to the site's characters (textface.py): every character of each
+    language's served text (its page's words and its JSON's entries) and every character our
+    tokens decode to is in the cut file whose unicode-range claims it, so no letter of the
+    article falls back to another face."""
+    import html as html_lib
+    import json
+    import re
+    from fontTools.ttLib import TTFont
+    from decodelab_tools import textface
+
+    face = WEB / "vendor" / "source-serif-4"
+    css = (face / "fonts.css").read_text()
+    ranges = []
+    for block in re.findall(r"@font-face\s*{([^}]*)}", css):
+        if "font-style: normal" not in block:
+            continue
+        src = re.search(r"url\(\./files/([^)]+)\)", block).group(1)
+        spans = []
+        for part in re.search(r"unicode-range:\s*([^;]+);", block).group(1).split(","):
+            a, _, b = part.strip()[2:].partition("-")
+            spans.append((int(a, 16), int(b or a, 16)))
+        ranges.append((spans, set(TTFont(face / "files" / src).getBestCmap())))
+    assert len(ranges) >= 3
+    chars = set(textface._token_chars(ROOT / "models" / "tokenizer.json"))
+    for lang in ("en", "ru", "vi"):
+        page = (WEB / ("index.html" if lang == "en" else f"index.{lang}.html")).read_text(encoding="utf-8")
+        body = re.sub(r"<(script|style|math|svg)\b.*?</\1>", " ", page.split("<body", 1)[1], flags=re.S)
+        chars |= set(html_lib.unescape(re.sub(r"<[^>]+>", " ", body)))
+        entries = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        text = "".join(v for v in entries.values() if isinstance(v, str))
+        chars |= set(html_lib.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<math\b.*?</math>", " ", text, flags=re.S))))
+    missing = []
+    for c in sorted(chars):
+        cp = ord(c)
+        if cp < 0x20 or 0x7F <= cp < 0xA0 or c.isspace():  # control characters draw nothing in any face
+            continue
+        claimed = [cmap for spans, cmap in ranges if any(a <= cp <= b for a, b in spans)]
+        if claimed and not any(cp in cmap for cmap in claimed):
+            missing.append(f"U+{cp:04X} {c}")
+    assert not missing, missing[:20]
+
+
+def test_first_frame_cells_merge_into_paths_only_where_the_picture_stays_the_same():
+    """firstframes.compact draws a run of plain rectangles as one path per look; where rectangles
+    of two looks overlap it keeps their order (merging only neighbours of one look), and a
+    rectangle with more than a place, a size and a look stays an element."""
+    from decodelab_tools.firstframes import compact
+
+    r = lambda x, y, look, extra="": f'<rect x="{x}" y="{y}" width="5" height="5"{extra} class="{look}"></rect>'
+    apart = compact("<svg>" + r(0, 0, "a") + r(6, 0, "b") + r(12, 0, "a") + "</svg>")
+    assert apart == '<svg><path d="M0,0h5v5h-5zM12,0h5v5h-5z" class="a"/><rect x="6" y="0" width="5" height="5" class="b"/></svg>'
+    over = compact("<svg>" + r(0, 0, "a") + r(2, 0, "b") + r(4, 0, "a") + "</svg>")
+    assert "<path" not in over and over.index('x="0"') < over.index('x="2"') < over.index('x="4"')
+    kept = compact("<svg>" + r(0, 0, "a") + r(2, 0, "a") + r(1, 0, "b") + "</svg>")
+    assert kept.index('<path d="M0,0h5v5h-5zM2,0h5v5h-5z" class="a"/>') < kept.index('x="1"')
+    rounded = compact("<svg>" + r(0, 0, "a", ' rx="2"') + r(6, 0, "a", ' rx="2"') + "</svg>")
+    assert "<path" not in rounded and rounded.count("<rect") == 2

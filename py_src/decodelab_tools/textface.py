@@ -9,7 +9,8 @@ about 100 ms), so on a phone's link their size is time before the first words sh
 mobile LCP: 3.2 s whole, 3.0 s cut, 2.6 s with no face at all).
 
 What the site can show: every text of every language (web/i18n/*.txt and the template), printable
-ASCII and the punctuation block (the numbers' separators and signs, typed input), and every
+ASCII, the punctuation block and the numbers' signs and superscripts (separators, ×, −, 10⁻¹¹,
+typed input), and every
 character a token of our tokenizer decodes to (the model's words). A character outside the cut,
 in a prompt the reader types, is drawn by the next face of the font stack; the file's
 unicode-range is unchanged, so nothing else about the page moves. fontTools' subsetter keeps the
@@ -21,7 +22,11 @@ import hashlib
 import json
 from pathlib import Path
 
-ALWAYS = [(0x20, 0x7E), (0xA0, 0xA0), (0x2000, 0x206F), (0x2212, 0x2212), (0xFFFD, 0xFFFD)]
+# printable ASCII, the no-break space, the punctuation block, ×, the minus sign and the superscript
+# digits the page's numbers are written with (1.0 × 10⁻¹¹), whatever number the reader's input
+# makes, and the arrows the page's own markup draws (the contents' "↑ Back to the top", toc.py)
+ALWAYS = [(0x20, 0x7E), (0xA0, 0xA0), (0xB2, 0xB3), (0xB9, 0xB9), (0xD7, 0xD7), (0x2000, 0x206F),
+          (0x2070, 0x207F), (0x2190, 0x2193), (0x2212, 0x2212), (0xFFFD, 0xFFFD)]
 
 
 def _token_chars(tokenizer_json: Path) -> set[str]:
