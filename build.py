@@ -373,6 +373,7 @@ def step_vendor() -> None:
 
 
 BUNDLE = "js/main.bundle.js"
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"  # pinned in package-lock.json: bundles the scripts, minifies the head's files
 WORKER_BUNDLE = "js/worker.bundle.js"
 
 
@@ -386,7 +387,7 @@ def step_bundle() -> None:
     (Pyodide's wasm) should leave at once; Pyodide's own modules stay files (the worker names
     them, not as literals, so esbuild leaves them out). Both minified, each with a source map
     beside it so the browser's tools show the sources."""
-    esbuild = str(ROOT / "node_modules" / ".bin" / "esbuild")
+    esbuild = str(ESBUILD)
     for entry, out in (("main.js", BUNDLE), ("worker.js", WORKER_BUNDLE)):
         run([esbuild, str(WEB / "js" / entry), "--bundle", "--format=esm", "--minify", "--sourcemap",
              "--log-level=warning", f"--outfile={WEB / out}"])
@@ -503,7 +504,7 @@ def step_styles() -> None:
     from decodelab_tools import firstpaint, stylesheet
 
     template = (WEB / firstpaint.PAGE).read_text(encoding="utf-8")
-    stylesheet.write(WEB, template, str(ROOT / "node_modules" / ".bin" / "esbuild"))
+    stylesheet.write(WEB, template, str(ESBUILD))
 
 
 def step_build_info(micropip: Path, models: list[str], kernels: dict, package: Path,
