@@ -46,15 +46,22 @@ def timed_us(run, budget_s: float = TIME_BUDGET_S, max_calls: int = MAX_CALLS) -
         t0 = time.perf_counter()
         run(k)
         dt = time.perf_counter() - t0
-        if dt >= budget_s or k >= max_calls:
+        # a batch that fits inside one tick of a coarse clock reads 0 (WebKit's worker, a tiny
+        # matrix): it measured nothing, so the count grows on past max_calls until it reads
+        if dt >= budget_s or (k >= max_calls and dt > 0):
             break
-        k = min(max_calls, 2 * k)
+        if k >= max_calls * 1024:
+            raise RuntimeError(f"the clock did not advance over {k} products")
+        k = 2 * k if k >= max_calls else min(max_calls, 2 * k)
     # then three more batches of that size, keeping the fastest: a pause of the machine (another
-    # program, the browser compiling the code in the background) lengthens a batch, never shortens it
+    # program, the browser compiling the code in the background) lengthens a batch, never shortens
+    # it; a batch that read 0 fell inside one tick and is left out
     for _ in range(3):
         t0 = time.perf_counter()
         run(k)
-        dt = min(dt, time.perf_counter() - t0)
+        d = time.perf_counter() - t0
+        if d > 0:
+            dt = min(dt, d)
     return dt / k * 1e6, k
 
 

@@ -24,10 +24,14 @@ def per_call(fn, min_s: float, max_reps: int = 1 << 14) -> float:
         for _ in range(reps):
             fn()
         t = time.perf_counter() - a
-        if t >= min_s or reps >= max_reps:
+        if t >= min_s or (reps >= max_reps and t > 0):
             return t / reps
-        # aim a little past min_s; a zero reading (coarse clock) just doubles
-        reps = min(max_reps, max(2 * reps, int(reps * 1.3 * min_s / t)) if t > 0 else 2 * reps)
+        if reps >= max_reps * 1024:
+            raise RuntimeError(f"the clock did not advance over {reps} calls")
+        # aim a little past min_s; a zero reading (coarse clock: the calls fit in one tick) just
+        # doubles, past max_reps if it must, since it measured nothing
+        reps = (min(max_reps, max(2 * reps, int(reps * 1.3 * min_s / t))) if t > 0
+                else 2 * reps if reps >= max_reps else min(max_reps, 2 * reps))
 
 
 def verify_cost_batch(t, gammas: list[int], min_s: float = 0.006, reverse: bool = False) -> dict:
