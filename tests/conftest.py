@@ -49,12 +49,19 @@ def valid_stories():
     return corpus.valid_stories(folder)
 
 
-def settled(pg):
+# How long settled() waits for the engine to answer what the page asked. Far above any answer
+# seen in these tests (a cold boot in WebKit on a busy machine takes under a minute), so reaching
+# it means a call was lost, and the test fails naming it rather than the suite hanging.
+SETTLE_LIMIT_MS = 180_000
+
+
+def settled(pg, limit_ms=SETTLE_LIMIT_MS):
     """Until the engine has answered every call the page made (window.decodelab.idle) and the
     page has drawn a frame after the last answer: what a test waits for before it asserts that
-    nothing more happened, instead of a fixed pause."""
-    pg.evaluate("""() => window.decodelab.idle().then(() => new Promise((r) =>
-        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))))""")
+    nothing more happened, instead of a fixed pause. Fails with the open calls named (fn#id, and
+    how long since each was sent) if they are not all answered within limit_ms."""
+    pg.evaluate("""(limit) => window.decodelab.idle(limit).then(() => new Promise((r) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))))""", limit_ms)
 
 
 def frames(pg):

@@ -4,6 +4,7 @@ Each test drives the built page in headless Chromium the way a reader would (or 
 server would serve it) and checks that every control still works and says what happened.
 """
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -401,3 +402,18 @@ def test_token_popover_takes_focus_and_escape_closes_it(ready_page):
     pg.wait_for_function("() => !document.querySelector('#sp-text .token-pop')")
     assert pg.evaluate("document.activeElement.id") == "sp-tok-0"
     pg.click("#sp-clear")
+
+
+def test_idle_with_a_limit_names_the_calls_still_open(ready_page):
+    """What the tests' settled() waits on: past its limit, idle() fails naming each open call
+    (its endpoint and how long since it was sent), so a lost answer fails one test with a reason
+    instead of hanging the suite; once the answer is in, idle() resolves."""
+    got = ready_page.evaluate("""async () => {
+      const answer = window.decodelab.call('ch1_tokenize', {prompt: 'still open'});
+      const early = await window.decodelab.idle(0).then(() => 'resolved', (e) => e.message);
+      await answer;
+      const late = await window.decodelab.idle(60000).then(() => 'resolved', (e) => e.message);
+      return [early, late];
+    }""")
+    assert re.fullmatch(r"engine not idle after 0 ms \(ready\): ch1_tokenize#\d+ sent \d+ ms ago", got[0]), got[0]
+    assert got[1] == "resolved"

@@ -199,12 +199,25 @@ export function call(fn, args = {}) {
 }
 
 // Resolves once no call is pending or queued: a test (or a tool) waits for the engine to have
-// answered everything asked of it, instead of for a fixed time.
-export function idle() {
-  return new Promise((resolve) => {
-    const check = () => (pending.size === 0 ? resolve() : setTimeout(check, 20));
+// answered everything asked of it, instead of for a fixed time. With a limit (ms), it rejects
+// once the limit has passed with the calls still open named, so a call that is never answered
+// fails the test that waits for it with a message instead of hanging the suite.
+export function idle(limitMs = Infinity) {
+  const since = performance.now();
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (pending.size === 0) return resolve();
+      if (performance.now() - since > limitMs) return reject(new Error(`engine not idle after ${Math.round(limitMs)} ms (${state}): ${openCalls()}`));
+      setTimeout(check, 20);
+    };
     check();
   });
+}
+
+// The calls still open, each as fn#id and how long since it was sent (or "queued"): idle's message.
+function openCalls() {
+  const now = performance.now();
+  return [...pending].map(([id, p]) => `${p.fn}#${id} ${p.sentAt == null ? "queued" : `sent ${Math.round(now - p.sentAt)} ms ago`}`).join(", ");
 }
 
 // The watchdog: announce calls that have run longer than SLOW_MS (the page shows Stop).

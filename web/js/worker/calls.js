@@ -10,7 +10,12 @@ import { abs } from "./fetching.js";
 export function serveCalls({ py, info, dispatch, loadOnNeed }) {
   const pyodide = py.pyodide;
   let micropipLoaded = false;
-  const answer = async (ev) => {
+  // Every call is answered, whatever goes wrong on the way: an answer that threw would otherwise
+  // leave its caller waiting for ever, and reject the queue below, so that no later call ran.
+  const answer = (ev) => answerOrThrow(ev).catch((e) => {
+    self.postMessage({ id: ev.data.id, ok: false, error: { type: "WorkerError", ...payload(e) } });
+  });
+  const answerOrThrow = async (ev) => {
     const { id, fn, args } = ev.data;
     if (fn === "run_cell" && !micropipLoaded && /micropip/.test((args && args.code) || "")) {
       micropipLoaded = true; // the reader's cell wants it: load it now, from our own origin
