@@ -355,10 +355,9 @@ def step_vendor() -> None:
     # Source Serif 4, variable weight, upright and italic: the browser fetches only the scripts a
     # page uses (each file's unicode-range). font-display optional instead of fontsource's swap: a
     # face that is not in within about 100 ms is not swapped in later, so the text never reflows
-    # (no layout shift) and never waits; the service worker's cache has it for the next visit.
-    # Not preloaded: a preload of the language's subsets (then 51-87 KB whole) took Lighthouse's
-    # mobile LCP from 4.9 to 7.9 s on its simulated link, so a first visit on a slow link reads the
-    # fallback. Each file is cut to the site's characters (textface.py): latin 51 -> 38 KB, greek 20 -> 3 KB.
+    # (no layout shift) and never waits. A first visit reads the system's serif and keeps the face
+    # for the next (web/js/faces.js says why). Each file is cut to the site's characters
+    # (textface.py): latin 51 -> 38 KB, greek 20 -> 3 KB.
     serif, out = nm / SERIF, dst / "source-serif-4"
     (out / "files").mkdir(parents=True, exist_ok=True)
     css = "".join((serif / f).read_text() for f in ("wght.css", "wght-italic.css")).replace("font-display: swap", "font-display: optional")
@@ -466,8 +465,6 @@ def step_first_frames(i18n: dict) -> bool:
 
     from decodelab_tools.mathrender import StyleClasses
 
-    import html as html_lib
-
     got = firstframes.frames(ROOT, WEB, CACHE, log)
     copies, measured = got.get("frames", {}), got.get("measured", {})
     styles = StyleClasses("ff", "the first frames' inline styles (web/js/first-frames.js)")
@@ -478,8 +475,7 @@ def step_first_frames(i18n: dict) -> bool:
         if 'class="first-frame"' in html:
             continue  # written by an earlier build from the same pages
         html = firstframes.insert(html, {host: styles(copy) for host, copy in frames.items()})
-        title = html_lib.escape(texts.load(lang, WEB)["live.built"], quote=True)
-        page.write_text(firstframes.fill_measured(html, measured.get(lang, {}), title), encoding="utf-8")
+        page.write_text(firstframes.fill_measured(html, measured.get(lang, {})), encoding="utf-8")
         changed = True
     for lang, numbers in measured.items():
         out = WEB / "i18n" / f"{lang}.json"

@@ -276,8 +276,10 @@ def test_the_served_pages_carry_every_formula_typeset(page):
 
     html = (WEB / page).read_text(encoding="utf-8")
     assert not re.search(r'<span class="math">|<div class="math-block">', html)  # none left as TeX
-    assert html.count('class="katex"') > 200 and html.count("data-tex=") > 200
-    assert html.count("<math") == html.count('class="katex"')
+    assert html.count("<math") > 200 and html.count("data-tex=") > 200
+    # each <math> straight inside its formula's element: no wrapper that draws nothing
+    assert 'class="katex"' not in html
+    assert html.count("<math") == len(re.findall(r'(?:<span class="math" data-tex="[^"]*">|<div class="math-block"[^>]*>)<math', html))
     assert "katex-html" not in html and "<annotation" not in html and "mathvariant=\"double-struck\"" not in html
     assert ' style="' not in html
     css = (WEB / "css" / "math.css").read_text()
@@ -286,7 +288,21 @@ def test_the_served_pages_carry_every_formula_typeset(page):
     assert used <= defined
     lang = {"index.html": "en", "index.ru.html": "ru", "index.vi.html": "vi"}[page]
     entries = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    assert 'class="katex"' in entries["ch1.math3"] and ' style="' not in json.dumps(entries)
+    assert entries["ch1.math3"].startswith("<math") and ' style="' not in json.dumps(entries)
+
+
+def test_katex_wrappers_that_draw_nothing_are_dropped_and_the_rest_kept():
+    """mathrender.unwrapped: the katex span, an empty <semantics> and a <mrow> that is <math>'s only
+    child go; a <mrow> beside others, or one closed before the end, stays."""
+    from decodelab_tools.mathrender import unwrapped
+
+    k = lambda inner, attrs="": f'<span class="katex"><math{attrs}>{inner}</math></span>'
+    assert unwrapped(k("<semantics><mrow><mi>p</mi></mrow></semantics>")) == "<math><mi>p</mi></math>"
+    assert unwrapped(k("<mrow><mi>a</mi></mrow><mrow><mi>b</mi></mrow>", ' display="block"')) == \
+        '<math display="block"><mrow><mi>a</mi></mrow><mrow><mi>b</mi></mrow></math>'
+    assert unwrapped(k("<mrow><mrow><mi>a</mi></mrow><mo>=</mo></mrow>")) == "<math><mrow><mi>a</mi></mrow><mo>=</mo></math>"
+    kept = k("<semantics><mi>x</mi><annotation>x</annotation></semantics>")
+    assert unwrapped(kept) == kept
 
 
 def test_the_math_face_has_every_glyph_the_formulas_show():

@@ -119,3 +119,30 @@ def test_the_prose_follows_the_panel_only_when_asked_and_says_so(browser, site):
         assert not pg.console_errors, pg.console_errors
     finally:
         ctx.close()
+
+
+FACE_FILES = "() => performance.getEntriesByType('resource').map((e) => e.name).filter((u) => u.includes('/source-serif-4/files/'))"
+
+
+def test_a_first_visit_paints_in_the_system_serif_and_keeps_the_face_for_the_next(browser, site):
+    """faces.js: the text face's files are not asked for before the first distribution (they
+    came before the first paint and shared a phone's link with the HTML); once it is on screen the
+    page loads the faces its text needs and notes it, and the next visit sets data-faces before
+    its first paint, so the text is set in the face from the start (nothing swaps within a visit)."""
+    ctx, pg = guarded_page(browser, site)
+    try:
+        pg.goto(site + "/")
+        assert pg.evaluate("document.documentElement.hasAttribute('data-faces')") is False
+        assert "Source Serif" not in pg.evaluate("getComputedStyle(document.body).fontFamily")
+        assert pg.evaluate(FACE_FILES) == []  # the first paint asked for no face
+        pg.wait_for_selector("html[data-faces-kept]", timeout=120_000)
+        kept = pg.evaluate(FACE_FILES)
+        assert any("latin-wght-normal" in u for u in kept), kept
+        assert "Source Serif" not in pg.evaluate("getComputedStyle(document.body).fontFamily")  # no swap now
+        pg.reload()
+        assert pg.evaluate("document.documentElement.hasAttribute('data-faces')") is True
+        assert pg.evaluate("getComputedStyle(document.body).fontFamily").startswith('"Source Serif 4 Variable"')
+        pg.wait_for_function(f"() => ({FACE_FILES})().some((u) => u.includes('latin-wght-normal'))")
+        assert not pg.console_errors, pg.console_errors
+    finally:
+        ctx.close()

@@ -185,13 +185,14 @@ def insert(html: str, copies: dict[str, str]) -> str:
     return html
 
 
-def fill_measured(html: str, numbers: dict[str, str], title: str) -> str:
+def fill_measured(html: str, numbers: dict[str, str]) -> str:
     """The page with each measured number's placeholder replaced by what the build measured,
-    marked (data-built, and a title saying so) until the reader's browser measures its own."""
+    marked (data-built) until the reader's browser measures its own; the page's script gives
+    them their title (live.js titleBuilt), not fifty copies of one sentence in the HTML."""
     def one(m):
         key = m.group("key")
         if key not in numbers:
             return m.group(0)
-        return f'{m.group("open")[:-1]} data-built="" title="{title}">{numbers[key]}</span>'
+        return f'{m.group("open")[:-1]} data-built="">{numbers[key]}</span>'
 
     return re.sub(r'(?P<open><span\b[^>]*\bdata-live="(?P<key>[^"]+)"[^>]*>)(?P<body>[^<]*)</span>', one, html)

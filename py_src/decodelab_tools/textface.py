@@ -4,9 +4,10 @@ cut to the characters the site can show.
 fontsource splits the face by script (latin, latin-ext, cyrillic, greek, vietnamese...), and the
 browser fetches a file only for the scripts a page uses. The files still hold every letter of their
 script: the Latin one 51 KB, the Greek one 20 KB for the two or three Greek letters our prose has.
-The first paint waits for them (font-display optional: the face is used only if it is in within
-about 100 ms), so on a phone's link their size is time before the first words show (Lighthouse's
-mobile LCP: 3.2 s whole, 3.0 s cut, 2.6 s with no face at all).
+A page uses the face from a reader's second visit on (web/js/faces.js); then, and without scripts,
+the first paint asks for these files (font-display optional: used only if in within about 100 ms),
+so their size is bytes a phone's link carries early (Lighthouse's mobile LCP: 3.2 s whole, 3.0 s
+cut, 2.6 s with no face at all).
 
 What the site can show: every text of every language (web/i18n/*.txt and the template), printable
 ASCII, the punctuation block and the numbers' signs and superscripts (separators, ×, −, 10⁻¹¹,

@@ -7,7 +7,9 @@ import { startLang, setLang, onLang, t, has, LANG_NAMES, currentLang } from "./i
 import { persistInputs } from "./persist.js";
 import { SPEC } from "./generated/spec.js";
 import * as store from "./store.js";
+import { titleBuilt } from "./live.js";
 import { enableOffline } from "./offline.js";
+import { keepFacesForNextVisit } from "./faces.js";
 import { mountThemeSwitch } from "./theme.js";
 import { mountToc } from "./toc.js";
 import { mountScrollCues } from "./scroll-cue.js";
@@ -148,6 +150,7 @@ function mountAll() {
   later(mountToc);
   later(() => mountScrollCues(document.querySelector("main") || document.body));
   later(() => typesetAll(document, { onScreen: true })); // the rest with the widgets below (mountRest)
+  later(titleBuilt);
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
   // the naive loop's cell runs the very code the prose prints
   const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
@@ -213,7 +216,7 @@ function mountAll() {
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const [node, w] of live) update(node, w); });
   // offline after this visit: only once the first distribution is on screen (js/offline.js)
-  store.subscribe("panel.view", () => { enableOffline(); }, { once: true });
+  store.subscribe("panel.view", () => { enableOffline(); keepFacesForNextVisit(); }, { once: true });
   let rest = null;
   const mountRest = () => {
     if (rest) return;

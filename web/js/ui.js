@@ -100,7 +100,7 @@ export const nextTask = () => new Promise((ok) => setTimeout(ok, 0));
 export const loadKatex = () => loadVendorScript("vendor/katex/katex.min.js", "katex");
 
 // typeset when the page was built (decodelab_tools/mathrender.py): nothing to load or do
-const typeset = (n) => n.dataset.tex || n.querySelector(".katex");
+const typeset = (n) => n.dataset.tex || n.querySelector("math");
 
 function renderMath(n) {
   if (typeset(n)) return;
