@@ -181,9 +181,9 @@ def test_no_horizontal_scroll_on_a_phone(browser, site, width):
     pg.click("#gl-run")
     pg.wait_for_selector("#gl-col-1", timeout=60_000)
     widest = widest_while_scrolling(pg)  # (a chapter left behind is no longer laid out)
-    # every formula typeset: by the build (a .katex inside) or in the page (data-tex), as ui.js reads it
+    # every formula typeset: by the build (a <math> inside) or in the page (data-tex), as ui.js reads it
     pg.wait_for_function("() => ![...document.querySelectorAll('.math, .math-block')]"
-                         ".some(n => !n.dataset.tex && !n.querySelector('.katex'))")
+                         ".some(n => !n.dataset.tex && !n.querySelector('math'))")
     iw = pg.evaluate("window.innerWidth")
     assert widest <= iw, f"page is {widest} px wide on a {iw} px screen"
     # the four story columns stack, each as wide as the widget allows
@@ -409,6 +409,7 @@ def test_idle_with_a_limit_names_the_calls_still_open(ready_page):
     (its endpoint and how long since it was sent), so a lost answer fails one test with a reason
     instead of hanging the suite; once the answer is in, idle() resolves."""
     got = ready_page.evaluate("""async () => {
+      await window.decodelab.idle(60000); // what earlier tests asked is answered first
       const answer = window.decodelab.call('ch1_tokenize', {prompt: 'still open'});
       const early = await window.decodelab.idle(0).then(() => 'resolved', (e) => e.message);
       await answer;

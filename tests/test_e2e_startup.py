@@ -242,7 +242,7 @@ def test_start_up_fetches_pyodide_once_and_the_libraries_after_the_first_distrib
                         ".test(e.name)).map((e) => e.startTime)")
     assert all(at > pg.evaluate("() => window.__firstDistributionAt") for at in asked)
     # the article's formulas come typeset in the served HTML (decodelab_tools/mathrender.py)
-    assert pg.eval_on_selector_all("#ch1 .math-block", "ns => ns.length > 3 && ns.every((n) => n.querySelector('.katex'))")
+    assert pg.eval_on_selector_all("#ch1 .math-block", "ns => ns.length > 3 && ns.every((n) => n.querySelector('math'))")
     pg.eval_on_selector("#ch1 .math-block", "e => e.scrollIntoView({block: 'center'})")
     assert not [u for u in urls if "katex.min.js" in u]  # KaTeX itself only for a formula the page computes
     # every widget built, and still no Chart.js: a chart is made when it comes near the screen

@@ -207,7 +207,7 @@ export function idle(limitMs = Infinity) {
   return new Promise((resolve, reject) => {
     const check = () => {
       if (pending.size === 0) return resolve();
-      if (performance.now() - since > limitMs) return reject(new Error(`engine not idle after ${Math.round(limitMs)} ms (${state}): ${openCalls()}`));
+      if (performance.now() - since >= limitMs) return reject(new Error(`engine not idle after ${Math.round(limitMs)} ms (${state}): ${openCalls()}`));
       setTimeout(check, 20);
     };
     check();
