@@ -127,22 +127,26 @@ FACE_FILES = "() => performance.getEntriesByType('resource').map((e) => e.name).
 def test_a_first_visit_paints_in_the_system_serif_and_keeps_the_face_for_the_next(browser, site):
     """faces.js: the text face's files are not asked for before the first distribution (they
     came before the first paint and shared a phone's link with the HTML); once it is on screen the
-    page loads the faces its text needs and notes it, and the next visit sets data-faces before
-    its first paint, so the text is set in the face from the start (nothing swaps within a visit)."""
+    page loads the faces its text needs and notes the language, and the next visit in that language
+    sets data-faces before its first paint, so the text's font starts with the face (the browser
+    asks for its files at once); a visit in another language reads the system's serif."""
     ctx, pg = guarded_page(browser, site)
     try:
         pg.goto(site + "/")
         assert pg.evaluate("document.documentElement.hasAttribute('data-faces')") is False
         assert "Source Serif" not in pg.evaluate("getComputedStyle(document.body).fontFamily")
         assert pg.evaluate(FACE_FILES) == []  # the first paint asked for no face
-        pg.wait_for_selector("html[data-faces-kept]", timeout=120_000)
+        pg.wait_for_selector("html[data-faces-kept=en]", timeout=120_000)
         kept = pg.evaluate(FACE_FILES)
         assert any("latin-wght-normal" in u for u in kept), kept
+        assert pg.evaluate("localStorage.getItem('decodelab.faces')") == "en"
         assert "Source Serif" not in pg.evaluate("getComputedStyle(document.body).fontFamily")  # no swap now
         pg.reload()
         assert pg.evaluate("document.documentElement.hasAttribute('data-faces')") is True
         assert pg.evaluate("getComputedStyle(document.body).fontFamily").startswith('"Source Serif 4 Variable"')
         pg.wait_for_function(f"() => ({FACE_FILES})().some((u) => u.includes('latin-wght-normal'))")
+        pg.goto(site + "/index.vi.html")
+        assert pg.evaluate("document.documentElement.hasAttribute('data-faces')") is False
         assert not pg.console_errors, pg.console_errors
     finally:
         ctx.close()

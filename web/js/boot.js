@@ -41,11 +41,6 @@
     var theme = localStorage.getItem("decodelab.theme");
     if (theme === "dark" || theme === "light") root.setAttribute("data-theme", theme);
   } catch (e) { /* storage blocked: the system's theme */ }
-  // the text face too, where an earlier visit left it in this browser's cache (faces.js says why
-  // a first visit reads the system's serif)
-  try {
-    if (localStorage.getItem("decodelab.faces") === "1") root.setAttribute("data-faces", "");
-  } catch (e) { /* storage blocked: the system's serif */ }
   var htmlLang = root.lang || "en"; // the language this HTML is written in (index.ru.html: ru)
   function pick() {
     var q = new URLSearchParams(location.search).get("lang");
@@ -64,6 +59,11 @@
   }
   var lang = pick();
   root.lang = lang;
+  // the text face, where an earlier visit in this language kept it in this browser's cache (faces.js
+  // says why a first visit reads the system's serif)
+  try {
+    if ((localStorage.getItem("decodelab.faces") || "").split(" ").indexOf(lang) >= 0) root.setAttribute("data-faces", "");
+  } catch (e) { /* storage blocked: the system's serif */ }
   if (lang !== htmlLang) {
     root.setAttribute("data-lang-pending", "");
     setTimeout(function () { root.removeAttribute("data-lang-pending"); }, 8000);

@@ -7,25 +7,36 @@
 // font-display is optional, so a face not in within about 100 ms is not swapped in (the text
 // never reflows). So the first visit paints in the system's serif, and once its first
 // distribution is on screen, this loads the faces the page's text needs into the browser's cache
-// (the service worker keeps them too) and notes it; boot.js then sets <html data-faces> before
-// the next visit's first paint, and style.css's --serif starts with the face. Nothing swaps
+// and, if every one of them loaded, notes the page's language; boot.js then sets
+// <html data-faces> before a later visit's first paint in that language, and style.css's --serif
+// starts with the face (still font-display optional: a cache that lost the files, or a server
+// that makes the browser ask again, shows the system's serif rather than waiting). Nothing swaps
 // within a visit, so nothing moves. Without scripts, nojs.css asks for the face at once.
-const KEY = "decodelab.faces"; // boot.js reads it
-// the article's text blocks: not the language switch (each language's name in its own script,
-// set in the interface's sans-serif), whose letters would fetch a face the page never sets
-const TEXT = "h1, h2, h3, h4, p, li, td, th, caption, summary, figcaption, dt, dd, blockquote";
+const KEY = "decodelab.faces"; // boot.js reads it: the languages kept, "en ru"
+
+// the distinct characters of some nodes' text, as one short string for document.fonts.load
+function charsOf(nodes) {
+  const seen = new Set();
+  for (const n of nodes) if (n) for (const c of n.textContent) seen.add(c);
+  return [...seen].join("");
+}
 
 export async function keepFacesForNextVisit() {
   const root = document.documentElement;
-  if (root.hasAttribute("data-faces") || !document.fonts) return;
+  if (!document.fonts) return;
   const face = getComputedStyle(root).getPropertyValue("--serif-face").trim();
   if (!face) return;
-  const chars = (sel) => [...new Set([...document.querySelectorAll(sel)].map((n) => n.textContent).join(""))].join("");
-  const upright = chars(TEXT), italic = chars("main em, main i");
+  // the article's text, not the language switch above it (each language's name in its own
+  // script, set in the interface's sans-serif), whose letters would fetch faces the page never sets
+  const upright = charsOf([document.querySelector("h1"), document.querySelector(".dek"), document.querySelector("main")]);
+  const italic = charsOf(document.querySelectorAll("main em, main i"));
   try {
-    // each file whose unicode-range holds a character of the text, upright and italic
-    await Promise.all([document.fonts.load(`1em ${face}`, upright), italic && document.fonts.load(`italic 1em ${face}`, italic)]);
-    localStorage.setItem(KEY, "1");
-    root.dataset.facesKept = "1"; // what the tests read
+    const faces = (await Promise.all([document.fonts.load(`1em ${face}`, upright),
+      italic ? document.fonts.load(`italic 1em ${face}`, italic) : []])).flat();
+    const ok = faces.length > 0 && faces.every((f) => f.status === "loaded");
+    const kept = new Set((localStorage.getItem(KEY) || "").split(" ").filter(Boolean));
+    if (ok) kept.add(root.lang); else kept.delete(root.lang);
+    localStorage.setItem(KEY, [...kept].join(" "));
+    if (ok) root.dataset.facesKept = root.lang; // what the tests read
   } catch { /* storage or fonts refused: the next visit reads the system's serif again */ }
 }

@@ -53,7 +53,7 @@ export function serveCalls({ py, info, dispatch, loadOnNeed }) {
     py.fullStdlib().then(() => null, (e) => e).then((failed) => {
       chain = chain.then(() => (failed
         ? self.postMessage({ id: ev.data.id, ok: false, error: { type: "WorkerError", ...payload(failed) } })
-        : answer(ev)));
+        : answer(ev))).catch((e) => console.error("[decodelab] the call queue:", e)); // never a rejected queue
     });
   };
 }
