@@ -420,6 +420,11 @@ def bench_lighthouse(web: Path, json_path: Path | None, runs: int = 3) -> dict:
     cols = [c for c, _, _ in COLUMNS]
     keys = [k for k in med["mobile"] if k != "failed_audits"]
     table([[k] + [med[p][k] for p in cols] for k in keys], [f"median of {runs}"] + cols)
+    # each run beside the median: on a busy or 2-core machine the blocking time of identical
+    # builds varies several-fold, and a median of three hides how much
+    for p in cols:
+        each = lambda key: "/".join(f"{r[key]:.0f}" for r in data["runs"][p])  # noqa: E731
+        print(f"{p} runs: performance {each('performance')}, tbt {each('tbt_ms')} ms, lcp {each('lcp_ms')} ms")
     for p in cols:
         if med[p]["failed_audits"]:
             print(f"{p}: audits below full marks: {', '.join(med[p]['failed_audits'])}")
