@@ -364,6 +364,31 @@ def test_the_snapshot_path_fetches_the_standard_library_only_when_the_readers_ce
     ctx.close()
 
 
+def test_widgets_far_below_are_built_as_the_reader_comes_near_or_once_the_load_is_over(browser, site):
+    """#45 item 3: after the first distribution, a widget far below is built when the reader comes
+    near it, ahead of the ones the reader has not reached; those are built in the page's quiet
+    moments once the load is over, so a reader who never scrolls still gets every one. Order of
+    events: which widget's mount came first, not how long anything took."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 412, "height": 823})
+    try:
+        pg.goto(site + "/?sw=0")
+        pg.wait_for_function("() => window.__firstDistributionAt", timeout=120_000)
+        # chapter 3's cost model is far below the first screen: not built yet
+        assert pg.get_attribute("#cost-model", "data-mounted") is None
+        pg.eval_on_selector("#cost-model", "e => e.scrollIntoView()")
+        pg.wait_for_selector("#cost-model[data-mounted]", state="attached", timeout=60_000)
+        pg.wait_for_selector("body[data-mounted]", state="attached", timeout=120_000)
+        at = pg.evaluate("() => Object.fromEntries(performance.getEntriesByType('mark')"
+                         ".filter((m) => m.name.startsWith('mount ')).map((m) => [m.name.slice(6), m.startTime]))")
+        first = pg.evaluate("() => window.__firstDistributionAt")
+        # the one the reader came to before chapter 2's widgets, which the page builds first
+        assert at["cost-model"] < at["kv-race"] and at["cost-model"] < at["bit-depth"], at
+        assert all(at[w] > first for w in ("kv-race", "bit-depth", "roofline", "live-spec")), (first, at)
+        assert pg.console_errors == []
+    finally:
+        ctx.close()
+
+
 def test_no_long_task_on_the_main_thread_until_every_widget_is_mounted(browser, site):
     """#45 item 3 and #43's target: from navigation to the panel's first distribution, and on
     until every widget and picture is mounted (body[data-mounted]), the page's main thread runs no

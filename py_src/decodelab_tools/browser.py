@@ -88,7 +88,11 @@ def open_ready(page, path: str = "/", timeout: float = BOOT_TIMEOUT_MS) -> None:
     page.wait_for_function("() => document.body.dataset.ready", timeout=timeout)
     if page.evaluate("document.body.dataset.ready") != "1":
         raise AssertionError("engine failed: " + page.inner_text("#boot-error"))
-    # widgets far from the screen are mounted just after the panel's first distribution
+    # Widgets far from the screen are built as the reader comes near them, or in the page's quiet
+    # moments once the load is over (main.js mountRest); a test has them all built at once, after
+    # the panel's first distribution, as a reader who scrolls through the page would.
+    page.wait_for_function("() => window.__firstDistributionAt", timeout=timeout)
+    page.evaluate("() => window.decodelab.mountAll()")
     page.wait_for_function("() => document.body.dataset.mounted", timeout=timeout)
 
 

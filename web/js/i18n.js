@@ -295,7 +295,9 @@ export async function setLang(l, { first = false, keep = true } = {}) {
   const changed = l !== lang || first;
   lang = l;
   dict = d;
-  document.documentElement.lang = l;
+  // only when it changes: setting it, even to the same value, restyles every element the :lang()
+  // rules could match (a 20 ms style-and-layout task at load, in a trace)
+  if (document.documentElement.lang !== l) document.documentElement.lang = l;
   if (keep) remember(l);
   if (!changed) return;
   apply(document);

@@ -130,6 +130,27 @@ function notice(key) {
   document.body.dataset.engineNotice = key;
 }
 
+// After the first distribution, how long the page waits before it mounts, in its idle moments, the
+// widgets the reader has not come near: the load's own work (the first distribution's drawing, the
+// worker's next downloads) is over by then, so mounting does not compete with it.
+const REST_AFTER_MS = 2000;
+
+// cancellable timers: a delay, and the browser's next idle moment (a timer where the browser has no
+// requestIdleCallback: Safari)
+function after(ms, fn) {
+  const id = setTimeout(fn, ms);
+  return { cancel: () => clearTimeout(id) };
+}
+function whenIdle(fn) {
+  if (!window.requestIdleCallback) return after(50, fn);
+  const id = requestIdleCallback(fn, { timeout: 2000 });
+  return { cancel: () => cancelIdleCallback(id) };
+}
+
+// every widget now, one per task, without waiting for a quiet moment: for a test, or a reader's
+// console (window.decodelab.mountAll)
+let mountEverything = () => {};
+
 function mountAll() {
   performance.mark("decodelab-mount"); // bench startup reports how long mounting the page takes
   // The page is built one piece per task, so a tap or a scroll during the load waits for one
@@ -171,8 +192,7 @@ function mountAll() {
   // Widgets are mounted in two stages, so that building the page does not compete with Python's
   // start-up for the machine's cores (on a 2-core laptop it did, by a third of a second): first
   // the control panel and whatever is near the screen, then, once the panel has drawn its first
-  // distribution (or the engine failed), the rest, one widget per task. body[data-mounted] says
-  // when every widget is there.
+  // distribution (or the engine failed), the rest (mountRest below).
   // A widget's result is asked for once it comes within a screen of the reader (the panel at
   // once): computing and drawing the results of widgets far below at load made the browser lay
   // out chapters that content-visibility (style.css) keeps unlaid, a quarter of a second of
@@ -220,28 +240,44 @@ function mountAll() {
   engine.on("ready", () => { for (const [node, w] of live) update(node, w); });
   // offline after this visit: only once the first distribution is on screen (js/offline.js)
   store.subscribe("panel.view", () => { enableOffline(); keepFacesForNextVisit(); }, { once: true });
+  // The rest: each as the reader comes within a screen of it (the observer above stays armed), and
+  // the ones the reader has not reached once the load is over, one per idle moment of the page.
+  // Mounting them all just after the first distribution was a dozen tasks of 15-20 ms of script
+  // and layout each, at the moment a reader starts to scroll: at a phone's speed (Lighthouse's
+  // mobile preset) most of the load's blocked time. body[data-mounted] says when every one is there.
   let rest = null;
-  const mountRest = () => {
-    if (rest) return;
-    soon.disconnect(); // the rest are mounted in turn below
-    rest = mounts.filter((m) => !document.getElementById(m[0])?.dataset.mounted);
-    typesetAll(document);
-    performance.mark("decodelab-mount-rest");
-    for (const m of rest) later(() => mountOne(m));
-    later(() => {
+  const mountRest = ({ now = false } = {}) => {
+    if (rest) {
+      if (now) rest.now();
+      return;
+    }
+    const queue = [() => typesetAll(document), ...mounts.map((m) => () => mountOne(m)), () => {
+      soon.disconnect();
       mountQuizzes(document);
       colourCode(document); // the code the prose prints, in the cells' colours
       persistInputs(document); // inputs outside the widgets (the quizzes'), if any
       document.body.dataset.mounted = "1";
       performance.measure("decodelab-mount-rest", "decodelab-mount-rest");
-    });
+    }];
+    performance.mark("decodelab-mount-rest");
+    let timer = null;
+    const step = () => {
+      timer = null;
+      const job = queue.shift();
+      try { if (job) job(); } catch (e) { console.error("[decodelab] building the page:", e); }
+      if (queue.length) timer = whenIdle(step);
+    };
+    rest = { now: () => { if (timer) timer.cancel(); for (const job of queue.splice(0)) later(job); } };
+    if (now) rest.now();
+    else timer = after(REST_AFTER_MS, () => { timer = whenIdle(step); });
   };
+  mountEverything = () => mountRest({ now: true });
   const panel = document.getElementById("sampler-panel");
   if (panel) new MutationObserver((_, obs) => { obs.disconnect(); setTimeout(mountRest, 0); }) // after the panel's drawing task
     .observe(panel, { attributes: true, attributeFilter: ["data-updates"] });
-  engine.on("fatal", mountRest);
-  setTimeout(mountRest, 10000); // whatever happens, every widget is there after 10 s
-  if (!panel) mountRest();
+  engine.on("fatal", () => mountRest({ now: true }));
+  setTimeout(mountRest, 10000); // whatever happens, the rest are on their way after 10 s
+  if (!panel) mountRest({ now: true });
   // (the prose's numbers: pinned ones are in the HTML already, from the build; the measured ones
   // come from their widgets through live.js)
   performance.measure("decodelab-mount", "decodelab-mount");
@@ -293,4 +329,4 @@ async function boot() {
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
 else boot();
 
-window.decodelab = { call: engine.call, ready: engine.ready, stop: engine.stop, idle: engine.idle };
+window.decodelab = { call: engine.call, ready: engine.ready, stop: engine.stop, idle: engine.idle, mountAll: () => mountEverything() };
