@@ -1,5 +1,5 @@
-"""Offline after the first visit (web/sw.js, web/js/offline.js): once the first distribution is on
-screen the page registers its service worker and fills one cache with this build's files; with
+"""Offline after the first visit (web/sw.js, web/js/offline.js): once the load is over (2 s after
+the first distribution) the page registers its service worker and fills one cache with this build's files; with
 the server gone, a reload shows the page in its language and runs the model. ?sw=0 turns it off.
 Chromium (Playwright); the engines lane does not drive service workers."""
 import pytest
@@ -51,6 +51,8 @@ def test_a_reload_with_the_server_gone_shows_the_page_and_runs_the_model(browser
         before = pg.eval_on_selector_all("#sp-text .tok", "ns => ns.length")
         pg.click("#sp-draw1")
         pg.wait_for_function(f"() => document.querySelectorAll('#sp-text .tok').length > {before}", timeout=60_000)
+        # the page checks its offline copy again once the load is over (main.js afterLoad)
+        pg.wait_for_function("() => document.documentElement.dataset.offlineBuild", timeout=FILL_TIMEOUT_MS)
         assert pg.evaluate("document.documentElement.dataset.offlineBuild") == build
         origin = url.split("//")[1]
         assert all(r.startswith(("data:", "blob:")) or origin in r for r in pg.requests), \

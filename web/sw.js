@@ -5,7 +5,7 @@
 // cache and answer from it when the network does not. Workbox's precache would re-derive that
 // list and its revision scheme, and its runtime would be most of the bytes.
 //
-// - Registered by js/offline.js after the first distribution (never during the first load),
+// - Registered by js/offline.js once the load is over (never during the first load),
 //   always as the same script: the build is data, not a new worker. (A worker per build, as
 //   sw.js?build=ID, had to wait for the old one to fall idle before it could take over, which
 //   in Chromium could outlast a minute; a reader's reload kept the old files meanwhile.)

@@ -5,8 +5,8 @@
 // stylesheet: on Lighthouse's simulated mobile link, 0.4 s of the largest paint (2.85 s with
 // the face, 2.43 s without). And on such a link a first visit never showed it anyway: its
 // font-display is optional, so a face not in within about 100 ms is not swapped in (the text
-// never reflows). So the first visit paints in the system's serif, and once its first
-// distribution is on screen, this loads the faces the page's text needs into the browser's cache
+// never reflows). So the first visit paints in the system's serif, and once the load is
+// over (main.js afterLoad: 2 s after the first distribution, in an idle moment), this loads the faces the page's text needs into the browser's cache
 // and, if every one of them loaded, notes the page's language; boot.js then sets
 // <html data-faces> before a later visit's first paint in that language, and style.css's --serif
 // starts with the face (still font-display optional: a cache that lost the files, or a server

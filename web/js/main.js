@@ -130,10 +130,11 @@ function notice(key) {
   document.body.dataset.engineNotice = key;
 }
 
-// After the first distribution, how long the page waits before it mounts, in its idle moments, the
-// widgets the reader has not come near: the load's own work (the first distribution's drawing, the
-// worker's next downloads) is over by then, so mounting does not compete with it.
-const REST_AFTER_MS = 2000;
+// After the first distribution, how long the page waits before the work a reader does not see at
+// once (the widgets the reader has not come near, the offline copy, the faces for the next visit),
+// each in an idle moment: the load's own work (the first distribution's drawing, the worker's next
+// downloads) is over by then, so none of it competes with that.
+const AFTER_LOAD_MS = 2000;
 
 // cancellable timers: a delay, and the browser's next idle moment (a timer where the browser has no
 // requestIdleCallback: Safari)
@@ -145,6 +146,10 @@ function whenIdle(fn) {
   if (!window.requestIdleCallback) return after(50, fn);
   const id = requestIdleCallback(fn, { timeout: 2000 });
   return { cancel: () => cancelIdleCallback(id) };
+}
+// once the load is over: AFTER_LOAD_MS after the first distribution, in an idle moment
+function afterLoad(fn) {
+  after(AFTER_LOAD_MS, () => whenIdle(fn));
 }
 
 // every widget now, one per task, without waiting for a quiet moment: for a test, or a reader's
@@ -239,7 +244,9 @@ function mountAll() {
   // widgets that show something at once fill in when the engine is ready (again after a restart)
   engine.on("ready", () => { for (const [node, w] of live) update(node, w); });
   // offline after this visit: only once the first distribution is on screen (js/offline.js)
-  store.subscribe("panel.view", () => { enableOffline(); keepFacesForNextVisit(); }, { once: true });
+  // and the faces for the next visit: both once the load is over, in an idle moment (they read
+  // the whole article's text and the computed style, and fill the cache over the network)
+  store.subscribe("panel.view", () => afterLoad(() => { enableOffline(); keepFacesForNextVisit(); }), { once: true });
   // The rest: each as the reader comes within a screen of it (the observer above stays armed), and
   // the ones the reader has not reached once the load is over, one per idle moment of the page.
   // Mounting them all just after the first distribution was a dozen tasks of 15-20 ms of script
@@ -269,7 +276,7 @@ function mountAll() {
     };
     rest = { now: () => { if (timer) timer.cancel(); for (const job of queue.splice(0)) later(job); } };
     if (now) rest.now();
-    else timer = after(REST_AFTER_MS, () => { timer = whenIdle(step); });
+    else timer = after(AFTER_LOAD_MS, () => { timer = whenIdle(step); }); // (afterLoad, cancellable)
   };
   mountEverything = () => mountRest({ now: true });
   const panel = document.getElementById("sampler-panel");

@@ -1,5 +1,6 @@
 // Offline after the first visit: registers the service worker (../sw.js says what it does) once
-// the first distribution is on screen, so it never competes with the first load, and hands it
+// the load is over (main.js afterLoad: 2 s after the first distribution, in an idle moment), so it
+// never competes with the first load, and hands it
 // this build's id and file list. ?sw=0 turns it off: the worker is unregistered and its caches deleted.
 // The outcome is on <html data-offline>: "off", "unsupported", "filling", "ready" or "failed"
 // (tests and the README read it; the page shows nothing, as the page works the same either way).
