@@ -244,3 +244,36 @@ def test_a_phone_fits_every_language(browser, site, lang):
         assert widest <= pg.evaluate("window.innerWidth"), f"the {lang} page is {widest} px wide on a 360 px phone"
     finally:
         ctx.close()
+
+
+def test_widgets_draw_their_last_result_again_in_the_new_language(browser, site):
+    """code.md item 8: one helper (i18n.js redrawOnLang) keeps a widget's or a diagram's last
+    result and draws it again after a language switch, in the new language, without asking the
+    engine again."""
+    ctx, pg = open_lang(browser, site, "en")
+    try:
+        pg.click("#kc-run")
+        pg.wait_for_selector("#kc-out[data-result]", timeout=60_000)
+        pg.click("#kv-run")
+        pg.wait_for_selector("#kv-verdict", state="attached", timeout=60_000)
+        # the widgets that draw a result as the reader comes near: the widget, then what it draws
+        for widget, sel in (("#q8-table", "#q8-total"), ("#outliers", "#ol-ratio"), ("#toy-sampler", "#toy-table"),
+                            ("#cost-model", "#cm-peak[data-best]")):
+            pg.eval_on_selector(widget, "e => e.scrollIntoView()")
+            pg.wait_for_selector(sel, state="attached", timeout=60_000)
+        settled(pg)
+        shown = ("#kc-out", "#kv-verdict", "#q8-total", "#ol-ratio", "#toy-table", "#cm-peak")
+        before = {s: pg.text_content(s) for s in shown}
+        calls = pg.evaluate("() => performance.getEntriesByType('resource').length")
+        pg.click("#lang-switch a[hreflang=ru]")
+        pg.wait_for_function("() => document.documentElement.lang === 'ru'")
+        settled(pg)
+        for s in shown:
+            now = pg.text_content(s)
+            assert now != before[s] and re.search("[а-яё]", now, re.I), (s, before[s][:80], now[:80])
+        # the same results, in Russian: the kernel check's own data did not change
+        assert pg.get_attribute("#kc-out", "data-result")
+        assert pg.evaluate("() => performance.getEntriesByType('resource').length") - calls <= 2  # ru.json (and its face)
+    finally:
+        pg.evaluate("localStorage.clear()")
+        ctx.close()

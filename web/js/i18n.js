@@ -276,6 +276,18 @@ export function onLang(fn) {
   listeners.push(fn);
 }
 
+// What every widget and diagram does with its last result: show(data, ...more) draws it and keeps
+// it, and a language switch draws the kept data again (labels and numbers are the language's),
+// unless unless() says the widget now shows something else, such as an error message, which stays.
+// show.forget() drops the kept data (the readout holds a message now).
+export function redrawOnLang(draw, { unless = () => false } = {}) {
+  let last = null;
+  onLang(() => { if (last != null && !unless()) draw(last); });
+  const show = (data, ...more) => { last = data; return draw(data, ...more); };
+  show.forget = () => { last = null; };
+  return show;
+}
+
 function remember(l) {
   try { localStorage.setItem("decodelab.lang", l); } catch { /* private mode: the URL still says it */ }
   const url = new URL(location.href);

@@ -1,7 +1,7 @@
 // The diagrams' drawing kit: SVG elements built through the DOM (no markup strings, no style
 // attributes: a strict Content-Security-Policy allows both classes and CSSOM), and the frame every
 // diagram shares: redraw on a language switch, and whether motion is welcome.
-import { onLang } from "../i18n.js";
+import { redrawOnLang } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -25,9 +25,6 @@ export function picture(viewW, viewH, label, cls = "") {
 // The reader asked the system for less motion: diagrams show their last frame, and nothing plays
 export const reducedMotion = () => !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
 
-// draw(data) now and after every language switch (labels are the page's language)
-export function redrawOnLang(draw) {
-  let last = null;
-  onLang(() => { if (last) draw(last); });
-  return (data) => { last = data; draw(data); };
-}
+// draw(data) now and after every language switch (labels are the page's language): one helper for
+// the diagrams and the widgets, in i18n.js
+export { redrawOnLang };

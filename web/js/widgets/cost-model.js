@@ -1,7 +1,7 @@
 // The speculative cost model: sliders and presets -> ch3_model (Python) -> formula, figures, speedup curve.
 import { call } from "../engine.js";
 import { el, fmt, texNumber, sliderRow, readNumber, setNumber, setStatus, showError, fieldError, setText, texWhenNear } from "../ui.js";
-import { t, fixed, onLang } from "../i18n.js";
+import { t, fixed, redrawOnLang } from "../i18n.js";
 import { lineChart } from "../charts.js";
 import { COST_MODEL, COST_PRESETS } from "../live/examples.js";
 
@@ -40,8 +40,6 @@ export function mountCostModel(root) {
   const status = el("div", { class: "status", role: "status" });
   root.append(presets, origin, grid, formula, figures, el("div", { class: "chart-box" }, canvas), peak, status);
   const chart = lineChart(canvas, { xTitle: () => t("w3.cm.x_title"), yTitle: () => t("w3.cm.y_title"), yMin: 0 });
-  let last = null; // the latest result, drawn again after a language switch
-
   let busy = false, again = false;
   async function update() {
     const args = {};
@@ -56,8 +54,7 @@ export function mountCostModel(root) {
     busy = true;
     try {
       const r = await call("ch3_model", args);
-      last = r;
-      render(r);
+      show(r);
       setStatus(status, "");
     } catch (e) {
       showError(e, Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.n])), status);
@@ -88,7 +85,7 @@ export function mountCostModel(root) {
       (s.best_at_end ? " " + t("w3.cm.peak_end") : "");
     peak.dataset.best = s.best_gamma;
   }
-  onLang(() => { if (last) render(last); }); // the chart's axes and numbers: charts.js
+  const show = redrawOnLang(render); // the chart's axes and numbers too: charts.js
   // the live pair's "use these numbers" button: measured α and costs, at the γ they were measured at
   // note: {key, args}, the text saying where the numbers came from
   function importMeasured({ alpha, gamma, c_draft, c_verify, c_verify_slope = 0, note }) {

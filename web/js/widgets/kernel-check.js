@@ -5,7 +5,7 @@
 // The readout is drawn from the last result, again after a language switch.
 import { call } from "../engine.js";
 import { el, numberBox, fmt, serial, readNumber, whenSeen, setStatus } from "../ui.js";
-import { t, onLang } from "../i18n.js";
+import { t, redrawOnLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { whenFacts } from "../facts.js";
 import { f2, shape } from "../live/formats.js";
@@ -32,8 +32,6 @@ export function mountKernelCheck(root) {
       el("label", {}, el("span", { t: "w2.cols" }), " ", cols), btn),
     out,
   );
-  let last = null; // the last result, drawn again in a new language
-
   function draw({ r, c, res }) {
     const hasRef = res.exact_rel_err != null;
     const err = (e) => (hasRef ? t("w2.kc.err", { parts: f2.parts(e) }) : "");
@@ -55,7 +53,8 @@ export function mountKernelCheck(root) {
         el("div", { class: "hint" }, t("w2.kc.first", { list: res.fast.slice(0, 4).map((v) => fmt(v, 4)).join(t("w2.kc.list_sep")) }))),
     );
   }
-  onLang(() => { if (last && out.dataset.result && !out.classList.contains("error")) draw(last); });
+  // (a run in progress, or an error shown, stays)
+  const show = redrawOnLang(draw, { unless: () => !out.dataset.result || out.classList.contains("error") });
 
   const once = serial([btn], out, { rows, cols });
   const check = () => once(async () => {
@@ -66,8 +65,7 @@ export function mountKernelCheck(root) {
     setStatus(out, () => t("w2.kc.running", { shape: shape(r, c) }));
     const res = await call("kernel_check", { rows: r, cols: c, seed: 7 });
     const hasRef = res.exact_rel_err != null;
-    last = { r, c, res };
-    draw(last);
+    show({ r, c, res });
     out.dataset.result = JSON.stringify({ exact: res.exact.slice(0, 8), fast: res.fast.slice(0, 8) });
     out.dataset.fastUs = res.fast_us;
     setLive({ "ch2.kc.shape": () => shape(r, c), "ch2.kc.kernel_name": { key: kernelKey(res.kernel, res.simd) },

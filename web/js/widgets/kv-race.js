@@ -5,7 +5,7 @@
 // again after a language switch.
 import { call } from "../engine.js";
 import { el, numberBox, fmt, serial, readNumber, clearErrors, whenSeen, statGrid } from "../ui.js";
-import { t, onLang } from "../i18n.js";
+import { t, redrawOnLang } from "../i18n.js";
 import { setLive } from "../live.js";
 import { f2, whole, sizeComparison } from "../live/formats.js";
 import { KV_RACE } from "../live/examples.js";
@@ -32,8 +32,6 @@ export function mountKvRace(root) {
     pic.replaceChildren(grids);
     if (play) grids.play();
   };
-  let last = null; // the last race, drawn again in a new language
-
   function draw({ r, count }, play = false) {
     picture({ r, count }, play);
     const P = r.prompt_tokens, w = r.with_cache, wo = r.without_cache;
@@ -63,7 +61,7 @@ export function mountKvRace(root) {
         d: r.d_model, full: f2.bytes(r.kv_bytes_full_context), context: { num: r.context, text: whole(r.context) }, vs: t(vs),
         weights: f2.bytes(r.weights_bytes) }) }));
   }
-  onLang(() => { if (last && !mem.classList.contains("error")) draw(last); }); // (an error shown stays)
+  const show = redrawOnLang(draw, { unless: () => mem.classList.contains("error") }); // (an error shown stays)
 
   const once = serial([run], mem, { prompt, n });
   const race = () => once(async () => {
@@ -74,8 +72,7 @@ export function mountKvRace(root) {
     const r = await call("ch2_kv_race", { prompt: asked, n: count });
     const w = r.with_cache, wo = r.without_cache;
     const same = r.same_work;
-    last = { r, count };
-    draw(last, true);
+    show({ r, count }, true);
     mem.dataset.same = r.same_output;
     mem.dataset.sameWork = same;
     out.dataset.passes = `${w.passes},${wo.passes}`;

@@ -6,7 +6,7 @@
 // after a language switch.
 import { call } from "../engine.js";
 import { el, numberBox, fmt, latest, readNumber, showError, setStatus } from "../ui.js";
-import { t, onLang } from "../i18n.js";
+import { t, onLang, redrawOnLang } from "../i18n.js";
 import { f2 } from "../live/formats.js";
 import { OUTLIERS } from "../live/examples.js";
 import { drawOutlierComb } from "../diagrams/outlier-comb.js";
@@ -22,8 +22,6 @@ export function mountOutliers(root) {
       el("label", {}, el("span", { t: "w2.cols" }), " ", cols),
       el("label", {}, el("span", { t: "w2.ol.outlier" }), " ", outlier, outLabel)), res,
     el("p", { class: "hint", t: "w2.ol.hint" }));
-  let last = null; // the last result, drawn again in a new language
-
   function draw(r) {
     const scale = { row: r.row_scale_mean, matrix: r.matrix_scale };
     const bytes = { row: r.bytes.row_scales, matrix: r.bytes.matrix_scale };
@@ -41,7 +39,8 @@ export function mountOutliers(root) {
         el("p", { class: "hint" }, t("w2.ol.bytes", { int8: f2.bytes(r.bytes.int8), float32: f2.bytes(r.bytes.float32) }))));
   }
   const sizeText = () => { outLabel.textContent = fmt(10 ** Number(outlier.value), 1); };
-  onLang(() => { sizeText(); if (last && !res.classList.contains("error")) draw(last); });
+  onLang(sizeText);
+  const show = redrawOnLang(draw, { unless: () => res.classList.contains("error") }); // (an error shown stays)
 
   // a slider fires an event per pixel: keep only the newest request while one is computed
   const update = latest(refresh);
@@ -53,9 +52,8 @@ export function mountOutliers(root) {
     if (nr == null || nc == null) return;
     try {
       const r = await call("ch2_outliers", { rows: nr, cols: nc, outlier: size });
-      last = r;
       setStatus(res, ""); // an earlier error is over
-      draw(r);
+      show(r);
     } catch (e) {
       showError(e, { shape: rows, outlier }, res);
     }

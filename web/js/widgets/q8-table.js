@@ -3,7 +3,7 @@
 // with its count; the layer norms stay float32; the total is the race's weights figure. Drawn
 // again after a language switch.
 import { el } from "../ui.js";
-import { t, fixed, onLang } from "../i18n.js";
+import { t, fixed, redrawOnLang } from "../i18n.js";
 import { whenFacts } from "../facts.js";
 import { f2, shape } from "../live/formats.js";
 
@@ -36,8 +36,6 @@ export function mountQ8Table(root) {
     el("p", { class: "hint", id: "q8-total", text: t("w2.q8.total", { f32: f2.bytes(q.matrix_float32_bytes + q.vector_bytes),
       shipped: f2.bytes(q.total_bytes), ratio: f2.times(q.ratio) }) }));
   }
-  let facts = null;
-  whenFacts((f) => { facts = f; draw(f); });
-  onLang(() => { if (facts) draw(facts); });
+  whenFacts(redrawOnLang(draw));
   return {};
 }

@@ -3,7 +3,7 @@
 // the readout are drawn from the last race, again after a language switch.
 import { call, on } from "../engine.js";
 import { el, fmt, serial, setStatus } from "../ui.js";
-import { t, onLang } from "../i18n.js";
+import { t, redrawOnLang } from "../i18n.js";
 import { setLive, showWhen } from "../live.js";
 import { SPEED } from "../live/examples.js";
 
@@ -24,8 +24,7 @@ export function mountSpeed(root) {
     }
   });
   const gmacs = (r) => r.macs / (r.kernel_ms * 1e6);
-  let last = null; // the last race's results, by variant
-
+  // the last race's results, by variant
   function draw(rows) {
     table.replaceChildren(el("tr", {}, ["kernel", "tps", "kernel_ms", "python_ms", "gmacs"].map((h) => el("th", { t: `w2.speed.h.${h}` }))),
       ...rows.map(([v, r]) => el("tr", {}, [t(`w2.speed.kernel.${v}`), fmt(r.tps, 0), fmt(r.kernel_ms, 0), fmt(r.python_ms, 0),
@@ -34,7 +33,7 @@ export function mountSpeed(root) {
     setStatus(out, () => t("w2.speed.result", { vs_scalar: fmt(m.tps / sc.tps, 1), vs_js: fmt(m.tps / js.tps, 1) }) +
       (m.simd ? "" : t("w2.speed.no_simd")));
   }
-  onLang(() => { if (last && !out.classList.contains("error")) draw(last); });
+  const show = redrawOnLang(draw, { unless: () => out.classList.contains("error") });
 
   const once = serial([run], out);
   run.onclick = () => once(async () => {
@@ -46,8 +45,7 @@ export function mountSpeed(root) {
       setStatus(out, () => t("w2.speed.running", { kernel: t(`w2.speed.kernel.${variant}`) }));
       rows.push([variant, await call("ch2_speed", { variant, n: N, warmup: WARMUP })]);
     }
-    last = rows;
-    draw(rows);
+    show(rows);
     const [m, sc, js] = rows.map((x) => x[1]);
     out.dataset.ratio = (m.tps / js.tps).toFixed(2);
     setLive({ "ch2.speed.tps_simd": m.tps, "ch2.speed.ratio_simd_scalar": m.tps / sc.tps,

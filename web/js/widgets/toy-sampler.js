@@ -5,7 +5,7 @@
 // code" below the picture. The table of numbers is one click away.
 import { call } from "../engine.js";
 import { el, latest, readNumber, showError, setStatus, sliderRow, whenSeen } from "../ui.js";
-import { t, onLang, fixed } from "../i18n.js";
+import { t, redrawOnLang, fixed } from "../i18n.js";
 import { fmtPct } from "../live/formats.js";
 import { TOY } from "../live/examples.js";
 import { drawToyBars } from "../diagrams/toy-bars.js";
@@ -31,9 +31,8 @@ export function mountToySampler(root) {
   root.append(el("div", { class: "controls toy-controls" }, Object.values(rows).map((r) => r.row)),
     el("div", { class: "controls" }, more(1), more(10), again), status, pic,
     el("details", { class: "numbers" }, el("summary", { t: "w1.toy.numbers" }), numbers));
-  let last = null;
-
-  function draw(r, fresh) {
+  // fresh: how many draws are new (they come in); none after a language switch
+  function draw(r, fresh = 0) {
     pic.replaceChildren(el("p", { class: "hint", t: "w1.toy.pic_top" }), drawToyBars(TOY.words, r, Math.min(pic.clientWidth || 640, 820), fresh),
       el("figcaption", { class: "hint", t: "w1.toy.note" }));
     const counts = TOY.words.map((_, i) => r.draws.filter((d) => d === i).length);
@@ -42,7 +41,7 @@ export function mountToySampler(root) {
       TOY.words.map((w, i) => el("tr", {}, el("td", { class: "tok", translate: "no", lang: "en", text: w }), el("td", { text: fixed(TOY.logits[i], 1) }),
         el("td", { text: fmtPct(r.p[i]) }), el("td", { text: fmtPct(r.q[i]) }), el("td", { text: String(counts[i]) })))));
   }
-  onLang(() => { if (last) draw(last, 0); });
+  const show = redrawOnLang(draw);
 
   const update = latest(async () => {
     const settings = {};
@@ -57,8 +56,7 @@ export function mountToySampler(root) {
       setStatus(status, "");
       const fresh = Math.max(0, r.draws.length - shown);
       shown = r.draws.length;
-      last = r;
-      draw(r, fresh);
+      show(r, fresh);
     } catch (e) {
       showError(e, { temperature: rows.temperature.num, top_k: rows.top_k.num, top_p: rows.top_p.num }, status);
     }
