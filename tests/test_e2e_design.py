@@ -70,6 +70,26 @@ def test_the_contents_list_every_section_and_mark_where_the_reader_is(browser, s
         pg.wait_for_function("(s) => document.querySelector(`#toc a[href='${s}']`).getAttribute('aria-current') === 'location'",
                              arg=target, timeout=10_000)
         assert pg.eval_on_selector_all("#toc a[aria-current]", "as => as.length") == 1
+    # one jump from the top of the page to past a heading (a scrollbar drag, End): the heading
+    # never crossed the screen's top third on the way, and is still the reader's section
+    # (design re-review N1: the mark stayed on an earlier one)
+    jumped = 0
+    for target in ("#ch1-h9", "#ch2-h6", "#ch2-h3", "#ch3-exact-h"):
+        pg.evaluate("() => window.scrollTo(0, 0)")
+        pg.wait_for_function("(s) => document.querySelector(`#toc a[href='${s}']`).getAttribute('aria-current') === null", arg=target)
+        ok = pg.evaluate("""(s) => {
+          const h = document.querySelector(s), y = h.getBoundingClientRect().top + scrollY;
+          window.scrollTo(0, y + 150);
+          const next = [...document.querySelectorAll('.chapter > h2, .chapter > h3[id]')].find((x) => x.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_PRECEDING);
+          return !next || next.getBoundingClientRect().top > innerHeight * 0.4;
+        }""", target)
+        if not ok:
+            continue  # the next heading is too close to tell the two apart: try another
+        jumped += 1
+        pg.wait_for_function("(s) => document.querySelector(`#toc a[href='${s}']`).getAttribute('aria-current') === 'location'",
+                             arg=target, timeout=10_000)
+        assert pg.eval_on_selector_all("#toc a[aria-current]", "as => as.length") == 1
+    assert jumped >= 2
     # a link takes the reader there
     pg.click("#toc a[href='#ch3-live-h']")
     pg.wait_for_function("() => Math.abs(document.querySelector('#ch3-live-h').getBoundingClientRect().top) < 120")
@@ -142,6 +162,8 @@ def test_the_theme_follows_the_system_and_the_switch_which_the_page_remembers(br
     open_ready(pg)
     light = pg.evaluate(BACKGROUND)
     assert pg.get_attribute("#theme-switch", "aria-pressed") == "false"
+    dot = "() => getComputedStyle(document.getElementById('theme-switch'), '::before').backgroundColor"
+    assert pg.evaluate(dot) == "rgba(0, 0, 0, 0)"  # the switch shows its state: an empty dot, off
     # a Chart.js chart made before the switch takes the new theme too (the cost model's)
     pg.evaluate("() => document.querySelector('#cost-model').scrollIntoView()")
     pg.wait_for_function("() => document.querySelector('#cost-model canvas') && window.Chart")
@@ -153,6 +175,7 @@ def test_the_theme_follows_the_system_and_the_switch_which_the_page_remembers(br
     frames(pg)
     assert pg.get_attribute("html", "data-theme") == "dark"
     assert pg.get_attribute("#theme-switch", "aria-pressed") == "true"
+    assert pg.evaluate(dot) != "rgba(0, 0, 0, 0)"  # and a filled one, on (design re-review N7)
     dark = pg.evaluate(BACKGROUND)
     assert dark != light
     assert pg.evaluate("() => document.querySelector('#sampler-panel canvas').toDataURL()") != before

@@ -124,6 +124,10 @@ def test_a_speculative_round_steps_through_draft_target_check_and_token(ready_pa
     pg = ready_page
     show(pg, "fig-spec")
     pg.wait_for_function("() => document.getElementById('fig-spec').dataset.frame", timeout=60000)
+    # it opens on the whole round, never on empty boxes (design re-review N4); Step starts it over
+    assert pg.eval_on_selector("#fig-spec", "e => e.dataset.frame").endswith(":token")
+    assert pg.eval_on_selector_all("#fig-spec .sr-new", "ns => ns.length") == 1
+    pg.click("#fig-spec-step")
     kinds = []
     for _ in range(12):
         frame = pg.eval_on_selector("#fig-spec", "e => e.dataset.frame")

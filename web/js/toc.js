@@ -38,14 +38,15 @@ export function mountToc() {
       if (top < nav.scrollTop || bottom > nav.scrollTop + nav.clientHeight) nav.scrollTop = top - nav.clientHeight / 3;
     }
   };
-  // a heading entering the top third of the screen is where the reader is; one leaving it
-  // downwards (scrolling back up) hands the place to the heading before it
+  // The reader is in the section of the last heading above the line a third of the way down the
+  // screen. The observer's box is everything above that line (its top margin reaches far above the
+  // page), so a heading crossing the line either way changes its state, even when one jump (a
+  // scrollbar drag, End, a link) takes it from below the screen to above it: an observer of the
+  // top third alone saw no change for such a heading, and the mark stayed on an earlier section.
+  const passed = heads.map(() => false);
   const io = new IntersectionObserver((entries) => {
-    for (const e of entries) {
-      const i = heads.indexOf(e.target);
-      if (e.isIntersecting) mark(i);
-      else if (e.rootBounds && e.boundingClientRect.top > e.rootBounds.bottom && i === current) mark(i - 1);
-    }
-  }, { rootMargin: "0px 0px -66% 0px" });
+    for (const e of entries) passed[heads.indexOf(e.target)] = e.isIntersecting;
+    mark(passed.lastIndexOf(true));
+  }, { rootMargin: "10000000px 0px -66% 0px" });
   for (const h of heads) io.observe(h);
 }

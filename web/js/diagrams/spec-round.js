@@ -1,7 +1,9 @@
 // One speculative round, step by step, from real rounds of our draft/target pair (fig_spec_round,
 // sampling at T = 1): the draft's γ guesses one at a time with q(x), the target's one block pass
 // giving p at all γ+1 positions at once, each check (u against min(1, p/q)), and the correction or
-// bonus token. Steps by button; plays by itself only when the reader has not asked for less motion.
+// bonus token. It opens on the whole first round (the build's first frame shows the same, so the
+// figure is never a row of empty boxes); Step then starts that round from its beginning, and Play
+// plays on from there only when the reader has not asked for less motion.
 import { call } from "../engine.js";
 import { el, showError, whenSeen, setStatus } from "../ui.js";
 import { t, fixed } from "../i18n.js";
@@ -32,6 +34,7 @@ export function mountSpecRound(root) {
   const status = el("p", { class: "hint status", "aria-live": "polite" });
   body.replaceChildren(grid, note, el("div", { class: "controls" }, step, play, nextRound), status);
   let data = null, ri = 0, fi = 0, timer = null;
+  let whole = true; // showing the whole round as it opened, not a step of it
 
   const draw = redrawOnLang(() => {
     const r = data.rounds[ri], G = data.gamma, frames = framesOf(r, G), fr = frames[fi];
@@ -72,18 +75,19 @@ export function mountSpecRound(root) {
       : fr.kind === "check" ? t(c.accept ? "fig.spec.say_accept" : "fig.spec.say_reject", { tok: tokenLabel(r.drafts[fr.i]), u: two(c.u), ratio: two(c.ratio), p: two(c.p), q: two(c.q) })
       : t(r.kind === "bonus" ? "fig.spec.say_bonus" : "fig.spec.say_correction", { k: r.accepted, tok: tokenLabel(r.token), G });
     root.dataset.frame = `${ri}:${fi}:${fr.kind}`;
-    step.disabled = fi >= frames.length - 1;
+    step.disabled = !whole && fi >= frames.length - 1;
   });
 
   const stopPlay = () => { clearInterval(timer); timer = null; play.dataset.t = "fig.spec.play"; play.textContent = t("fig.spec.play"); };
   const advance = () => {
     const frames = framesOf(data.rounds[ri], data.gamma);
-    if (fi < frames.length - 1) fi += 1;
+    if (whole) { whole = false; fi = 0; } // the round from its beginning
+    else if (fi < frames.length - 1) fi += 1;
     else { ri = (ri + 1) % data.rounds.length; fi = 0; }
     draw(data);
   };
   step.addEventListener("click", () => { stopPlay(); advance(); });
-  nextRound.addEventListener("click", () => { stopPlay(); ri = (ri + 1) % data.rounds.length; fi = 0; draw(data); });
+  nextRound.addEventListener("click", () => { stopPlay(); whole = false; ri = (ri + 1) % data.rounds.length; fi = 0; draw(data); });
   play.addEventListener("click", () => {
     if (timer) { stopPlay(); return; }
     timer = setInterval(advance, STEP_MS);
@@ -93,8 +97,8 @@ export function mountSpecRound(root) {
     setStatus(status, () => t("ui.waiting"));
     try {
       data = await call("fig_spec_round", FIGURES.spec);
-      // with less motion asked for, the round opens on its last frame: the whole round at once
-      fi = reducedMotion() ? framesOf(data.rounds[0], data.gamma).length - 1 : 0;
+      // the round opens on its last frame: the whole round at once
+      fi = framesOf(data.rounds[0], data.gamma).length - 1;
       draw(data);
       setStatus(status, "");
       nextRound.disabled = false;

@@ -86,5 +86,12 @@ export function showTokenPopover(container, d, opener) {
   fill();
   openPop = [pop, fill];
   pop.onkeydown = (e) => { if (e.key === "Escape") close(); };
-  pop.focus();
+  // it opens above the text (below it would cover the panel's buttons); where its top would sit
+  // under the contents bar (sticky on a narrower screen) or above the screen, the page scrolls
+  // back just enough to show it whole (design re-review N3)
+  pop.focus({ preventScroll: true });
+  const bar = document.getElementById("toc");
+  const barBottom = bar && getComputedStyle(bar).position === "sticky" ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  const top = pop.getBoundingClientRect().top;
+  if (top < barBottom + 8) window.scrollBy(0, top - barBottom - 8);
 }
