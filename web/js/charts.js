@@ -74,17 +74,26 @@ const directLabels = {
       }
       placed.push(l);
     }
-    // each label over a halo of the page's ground, a few pixels around its letters: legible over
-    // grid and lines, and hiding no more of a line than its letters' outline (a box-shaped ground
-    // cut short stretches out of the roofline's lines)
+    // each label on a ground of the card's colour: a rounded box, mostly opaque, so a line under
+    // it still shows faintly as it passes (an opaque box cut the roofline's lines short), with a
+    // halo round the letters themselves. A halo alone left the line in the gaps between words,
+    // striking the label through (design re-review N2).
     ctx.textAlign = "left";
     ctx.lineJoin = "round";
     ctx.lineWidth = 4;
     ctx.strokeStyle = colour("surface");
     for (const l of labels) {
-      ctx.fillStyle = l.color;
       l.lines.forEach((line, i) => {
         const y = l.y + (i - (l.lines.length - 1) / 2) * LINE_H;
+        const w = ctx.measureText(line).width;
+        ctx.globalAlpha = 0.82;
+        ctx.fillStyle = colour("surface");
+        ctx.beginPath();
+        if (ctx.roundRect) ctx.roundRect(l.x - 3, y - LINE_H / 2, w + 6, LINE_H, 3);
+        else ctx.rect(l.x - 3, y - LINE_H / 2, w + 6, LINE_H);
+        ctx.fill();
+        ctx.globalAlpha = 1;
+        ctx.fillStyle = l.color;
         ctx.strokeText(line, l.x, y);
         ctx.fillText(line, l.x, y);
       });
