@@ -75,3 +75,29 @@ def test_two_tabs_keep_their_own_typing_in_firefox(firefox, site):
     assert firefox.js(READY, 90) == "1"
     assert firefox.js("() => document.querySelector('#sp-prompt').value") == "Prompt B, second tab"
     assert firefox.driver_log()["offOrigin"] == []
+
+
+def test_a_reload_with_the_server_gone_runs_the_model_in_firefox(firefox):
+    """#45: offline after the first visit, in Firefox as in Chromium (test_e2e_offline.py): once
+    the page has filled its offline copy, a reload with the server stopped shows the page in its
+    language and draws a token."""
+    from pathlib import Path
+
+    from decodelab_tools.devserver import serve_in_thread
+
+    srv, url = serve_in_thread(Path(__file__).resolve().parents[1] / "web")
+    try:
+        firefox.open(url + "/index.ru.html")
+        assert firefox.js(READY, 120) == "1"
+        until(firefox, "['ready', 'failed', 'unsupported'].includes(document.documentElement.dataset.offline)", 120)
+        assert firefox.js("() => document.documentElement.dataset.offline") == "ready"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    firefox.reload()
+    assert firefox.js(READY, 120) == "1"
+    assert firefox.js("() => document.documentElement.lang") == "ru"
+    before = firefox.js("() => document.querySelectorAll('#sp-text .tok').length")
+    firefox.js("() => { document.querySelector('#sp-draw1').click(); return true; }")
+    until(firefox, f"document.querySelectorAll('#sp-text .tok').length > {before}", 60)
+    assert firefox.driver_log()["offOrigin"] == []

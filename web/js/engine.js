@@ -102,27 +102,35 @@ function post(id, fn, args) {
 
 // The first worker is started by boot.js at the first paint, or here if this module runs first;
 // later ones (after Stop or a crash) here.
-function adoptOrCreateWorker() {
+function adoptOrCreateWorker(file = false) {
+  if (file) return { worker: fileWorker(), early: [] };
   const early = window.__decodelabWorker;
   window.__decodelabWorker = null;
   window.__decodelabWorkerTaken = true; // boot.js, if it has not started it yet, leaves it to us
   if (early) return early;
   // boot.js's way (a blob: worker that inherits the page's policy), or the file where it is missing
   if (window.__decodelabMakeWorker) return { worker: window.__decodelabMakeWorker(location.search), early: [] };
-  const url = new URL("./worker.bundle.js", import.meta.url);
-  url.search = location.search; // lets ?kernel=scalar reach the worker
-  return { worker: new Worker(url, { type: "module" }), early: [] };
+  return { worker: fileWorker(), early: [] };
 }
 
-export function start() {
+function fileWorker() {
+  const url = new URL("./worker.bundle.js", import.meta.url);
+  url.search = location.search; // lets ?kernel=scalar reach the worker
+  return new Worker(url, { type: "module" });
+}
+
+// file: start the worker from its file, not boot.js's blob: URL (see onerror below)
+export function start({ file = false } = {}) {
   if (worker) return;
   const gen = ++generation;
-  const made = adoptOrCreateWorker();
+  const made = adoptOrCreateWorker(file);
+  let heard = false; // any message from this worker yet
   worker = made.worker;
   state = "booting";
   armBootTimer();
   worker.onmessage = (ev) => {
     if (gen !== generation) return;
+    heard = true;
     const m = ev.data;
     if (m.type === "progress") { armBootTimer(); return emit("progress", m); }
     if (m.type === "ready") {
@@ -148,6 +156,17 @@ export function start() {
   worker.onerror = (ev) => {
     if (gen !== generation) return;
     ev.preventDefault?.();
+    // Firefox does not put a blob: worker under the page's service worker, so with the server
+    // gone its import of worker.bundle.js fails; the file itself is served by the service worker
+    // (without the page's policy, as where blob: workers are refused: boot.js). Tried once, and
+    // only on a page a service worker controls: elsewhere a missing file is reported at once.
+    if (state === "booting" && !heard && !file && navigator.serviceWorker && navigator.serviceWorker.controller) {
+      generation++;
+      worker.terminate();
+      worker = null;
+      start({ file: true });
+      return;
+    }
     if (state === "booting") fail({ stage: "worker", key: "worker_failed", args: { why: ev.message || "" } });
     else restart("engine_crashed");
   };
