@@ -404,12 +404,13 @@ def test_popover_names_before_and_after_and_its_bars_have_room(ready_page):
     pg.click("#sp-preset-3")
     pg.click("#sp-draw1")
     pg.wait_for_selector("#sp-tok-0")
+    settled(pg)  # the draw and the panel's answers are all in: nothing redraws the text under the click
     pg.click("#sp-tok-0")
     pg.wait_for_selector("#sp-text .token-pop .bar-row")
     title = pg.inner_text("#sp-text .token-pop .pop-title")
     chosen = pg.inner_text("#sp-text .token-pop .bar-row.chosen .bar-value")
     before, after = [x.strip() for x in chosen.split("→")]
-    assert f"{before} before the filters" in title and f"{after} after them" in title
+    assert f"{before} before the filters" in title and f"{after} after them" in title, (title, chosen)
     widths = pg.eval_on_selector_all("#sp-text .token-pop .bar-track", "ts => ts.map(t => t.getBoundingClientRect().width)")
     assert min(widths) > 60, widths  # the bars' track is not squeezed to a line
     pg.keyboard.press("Escape")
