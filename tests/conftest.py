@@ -122,14 +122,32 @@ def site():
     srv.shutdown()
 
 
+_browsers = []  # the session's browser, for the hook below
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
+    from decodelab_tools.browser import RelaunchingBrowser
+
     with sync_playwright() as p:
-        b = launch(p)
+        b = RelaunchingBrowser(p)
+        _browsers.append(b)
         yield b
         b.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test that timed out (pytest-timeout; pyproject.toml) ends its Chromium, and the next test
+    starts a new one: if the old one is what hung, its teardown and every test after would hang
+    in it too."""
+    report = yield
+    if report.failed and "from pytest-timeout" in str(report.longrepr):
+        for b in _browsers:
+            b.abandon()
+    return report
 
 
 @pytest.fixture

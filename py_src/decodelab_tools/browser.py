@@ -19,6 +19,95 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 
+def chromium_under(roots: set[int]) -> set[int]:
+    """The Chromium processes among roots and their descendants (from /proc)."""
+    import os
+
+    parent = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                # the field after the command's parenthesised name is the state, then the parent
+                parent[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass  # gone meanwhile
+    under, grew = set(roots), True
+    while grew:  # a child's pid can be lower than its parent's: grow the set until it is stable
+        grew = False
+        for pid, ppid in parent.items():
+            if ppid in under and pid not in under:
+                under.add(pid)
+                grew = True
+    found = set()
+    for pid in under:
+        try:
+            if "chromium" in os.readlink(f"/proc/{pid}/exe"):
+                found.add(pid)
+        except OSError:
+            pass
+    return found
+
+
+def signal_all(pids, sig=None) -> None:
+    """SIGKILL (or sig) each of pids that is still there."""
+    import os
+    import signal
+
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL if sig is None else sig)
+        except OSError:
+            pass
+
+
+class RelaunchingBrowser:
+    """The test session's Chromium, started again when a test has timed out in it.
+
+    A test that waits for ever fails after pytest's timeout (pyproject.toml), and the tests after it
+    go on. If the hang was the browser itself (new_context() never answers), every later test
+    would hang too, and so would the test's own teardown (closing its context). So a timeout
+    `abandon()`s the browser: its processes are killed at once (a close then fails fast), and the
+    next use launches a new one. Everything else is the Browser's own (attributes pass through)."""
+
+    def __init__(self, playwright):
+        import os
+
+        self._playwright, self._pid = playwright, os.getpid()
+        self.suspect = False
+        self.relaunches = -1
+        self._launch()
+
+    def _launch(self) -> None:
+        # its processes: the Chromium ones that appear under this process while it starts (its
+        # renderers, started later, descend from them)
+        before = chromium_under({self._pid})
+        self._browser = launch(self._playwright)
+        self.processes = chromium_under({self._pid}) - before
+        self.suspect = False
+        self.relaunches += 1
+
+    def abandon(self) -> None:
+        """Kill this browser's processes (Playwright's close() would wait for an answer)."""
+        signal_all(chromium_under(self.processes))
+        self.suspect = True
+
+    @property
+    def current(self):
+        if self.suspect or not self._browser.is_connected():
+            signal_all(chromium_under(self.processes))  # whatever is left of the old one
+            self._launch()
+        return self._browser
+
+    def __getattr__(self, name):
+        return getattr(self.current, name)
+
+    def close(self):
+        if self._browser.is_connected() and not self.suspect:
+            self._browser.close()
+        else:
+            signal_all(chromium_under(self.processes))
+
+
 @contextmanager
 def served_browser(web: Path, network: tuple[float, float] | None = None, server: list | None = None):
     """The site served on localhost and a headless Chromium: yields (browser, site URL). network:
