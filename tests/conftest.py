@@ -55,18 +55,29 @@ def valid_stories():
 SETTLE_LIMIT_MS = 180_000
 
 
+# Two rendered frames, as a JS expression (a promise): layout and paint have followed the last
+# change. Or a second, if the page renders no frame: a page Chromium does not render (hidden, or
+# its compositor stalled) never runs requestAnimationFrame, and page.evaluate has no timeout, so a
+# bare wait for a frame there would wait for ever (a design test once did, on CI's machine). Each
+# such second is counted in window.__framesMissed.
+TWO_FRAMES = """new Promise((r) => {
+  const late = setTimeout(() => { window.__framesMissed = (window.__framesMissed || 0) + 1; r(); }, 1000);
+  requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(late); r(); }));
+})"""
+
+
 def settled(pg, limit_ms=SETTLE_LIMIT_MS):
     """Until the engine has answered every call the page made (window.decodelab.idle) and the
     page has drawn a frame after the last answer: what a test waits for before it asserts that
     nothing more happened, instead of a fixed pause. Fails with the open calls named (fn#id, and
     how long since each was sent) if they are not all answered within limit_ms."""
-    pg.evaluate("""(limit) => window.decodelab.idle(limit).then(() => new Promise((r) =>
-        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))))""", limit_ms)
+    pg.evaluate(f"""(limit) => window.decodelab.idle(limit).then(() => {TWO_FRAMES})
+        .then(() => new Promise((r) => setTimeout(r, 0)))""", limit_ms)
 
 
 def frames(pg):
     """Two rendered frames: layout and paint have followed the last change (a resize, a switch)."""
-    pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    pg.evaluate(f"() => {TWO_FRAMES}")
 
 
 def widest_while_scrolling(pg, step=700):

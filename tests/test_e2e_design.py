@@ -3,14 +3,14 @@ WebKit check it too: test_engines.py), the contents and the reader's place in th
 switch and what follows it, print, and the first screen of a phone.
 """
 import pytest
-from conftest import frames, guarded_page, open_ready
+from conftest import TWO_FRAMES, frames, guarded_page, open_ready
 
 # Every widget and figure seen (so each has drawn), then what sticks out: an element past the
 # screen's edge, or a box that scrolls sideways (a table, a formula, a widget).
 OVERFLOW = """async () => {
   for (const w of document.querySelectorAll('.widget, figure.diagram, .table-scroll, .math-block')) {
     w.scrollIntoView({ block: 'center' });
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await TWO_FRAMES;
   }
   const bad = [];
   for (const n of document.querySelectorAll('.widget, figure, .table-scroll, table, .katex-display, .math-block, pre, canvas, svg.diagram-svg')) {
@@ -21,7 +21,7 @@ OVERFLOW = """async () => {
       bad.push([(n.closest('[id]') || {}).id, n.tagName, n.className.baseVal ?? n.className, Math.round(r.left), Math.round(r.right), n.scrollWidth, n.clientWidth]);
   }
   return { bad, page: document.documentElement.scrollWidth };
-}"""
+}""".replace("TWO_FRAMES", TWO_FRAMES)
 COLUMNS = """() => ({
   text: document.querySelector('#ch1 > p').getBoundingClientRect().width,
   figures: [...document.querySelectorAll('.chapter > .widget:not(.quiz), .chapter > figure, .masthead > figure')]
@@ -140,12 +140,12 @@ def test_on_a_phone_formulas_fit_and_wide_tables_say_they_scroll(browser, site, 
       const blocks = [...document.querySelectorAll('.math-block')];
       for (const m of blocks) {
         m.scrollIntoView({ block: 'center' });
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        await TWO_FRAMES;
       }
       await document.fonts.ready; // measured in the math face, not the fallback shown while it loads
       return blocks.filter((m) => m.scrollWidth > m.clientWidth + 1)
         .map((m) => [m.dataset.t || m.dataset.tex || m.querySelector('[data-tex]')?.dataset.tex, m.scrollWidth, m.clientWidth]);
-    }""")
+    }""".replace("TWO_FRAMES", TWO_FRAMES))
     assert not wide, f"formulas that scroll sideways at 360 px: {wide}"
     table = "#q8-table-t"
     pg.locator(table).scroll_into_view_if_needed()
