@@ -182,8 +182,10 @@ def test_bit_depth_lends_its_model_to_the_playground_and_takes_it_back(ready_pag
 
 def test_chapter2_quizzes_explain_every_answer(ready_page):
     pg = ready_page
-    ids = pg.eval_on_selector_all("#ch2 .quiz[data-quiz]", "ns => ns.map(n => n.dataset.quiz)")
+    # one box at the chapter's end holds its questions, in the chapter's order
+    ids = pg.eval_on_selector_all("#ch2 .quiz .quiz-q", "ns => ns.map(n => n.dataset.question)")
     assert ids == ["ch2-passes", "ch2-outlier", "ch2-scale", "ch2-bits"]
+    assert pg.eval_on_selector_all("#ch2 .quiz", "ns => ns.length") == 1
     for qid in ids:
         pg.click(f"#quiz-{qid}-3")
         verdict = pg.inner_text(f"#quiz-{qid}-verdict")

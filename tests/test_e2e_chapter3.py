@@ -241,16 +241,23 @@ def test_chapter_3_with_every_result_shown_passes_axe(ready_page):
     assert bad == [], json.dumps(bad, indent=1)
 
 
-def test_round_anatomy_counts_k_plus_one(ready_page):
+def test_the_round_figure_tallies_each_whole_round_k_plus_one(ready_page):
+    """Under the speculative round, once it is whole: k + 1 tokens for γ draft passes, γ - k of
+    them wasted, one target pass, read off the round the figure shows (its kept checks)."""
     pg = ready_page
-    pg.evaluate("() => document.getElementById('round-anatomy').scrollIntoView()")
-    assert pg.get_attribute("#ra-out", "data-gained") == "5"  # γ = 4, all kept: 4 + the bonus
-    pg.select_option("#ra-reject", "2")
-    kinds = pg.eval_on_selector_all("#ra-cells .ls-tok", "ts => ts.map(t => t.dataset.kind)")
-    assert kinds == ["accepted", "rejected", "unchecked", "unchecked", "correction"]
-    assert pg.get_attribute("#ra-out", "data-gained") == "2" and "3 of them wasted" in pg.inner_text("#ra-out")
-    pg.fill("#ra-gamma-num", "1")
-    pg.wait_for_function("() => document.querySelectorAll('#ra-cells .ls-tok').length === 2")
+    pg.evaluate("() => document.getElementById('fig-spec').scrollIntoView()")
+    pg.wait_for_selector("#fig-spec-tally[data-gained]", timeout=60_000)
+    for _ in range(3):  # the first round, then two more (each opens at its start: stepped through)
+        kept = pg.eval_on_selector_all("#fig-spec-grid .sr-ok", "ns => ns.length")
+        gamma = pg.eval_on_selector_all("#fig-spec-grid .sr-row:first-child .sr-cell", "ns => ns.length") - 1
+        tally = pg.inner_text("#fig-spec-tally")
+        assert pg.get_attribute("#fig-spec-tally", "data-gained") == str(kept + 1), tally
+        assert f"({kept} kept + 1 from the target)" in tally and f"{gamma - kept} of them wasted" in tally, tally
+        pg.click("#fig-spec-next")  # the next round, at its start: no tally until it is whole
+        assert pg.inner_text("#fig-spec-tally") == ""
+        while not pg.eval_on_selector("#fig-spec", "f => f.dataset.frame.endsWith(':token')"):
+            pg.click("#fig-spec-step")
+
 
 
 def test_round_table_zeros_to_the_end_is_the_prose_alternative(ready_page):

@@ -108,6 +108,13 @@ def test_the_int8_row_is_a_real_row_and_changes(ready_page):
     assert len(q) == 16 and all(-127 <= v <= 127 for v in q) and len(set(q)) > 4
     shown = [c.replace("\u2212", "-") for c in pg.eval_on_selector_all("#fig-int8 .q8-q .q8-num", "ns => ns.map((n) => n.textContent)")]
     assert [int(x) for x in shown] == q and "127" in " ".join(shown)  # the step shown holds the row's 127
+    # the register: four 32-bit lanes, each the sum of four neighbouring products, and the four
+    # together the step's sum in the strip under them
+    num = lambda sel: [int(c.replace("\u2212", "-")) for c in pg.eval_on_selector_all(sel, "ns => ns.map((n) => n.textContent)")]
+    products, lanes = num("#fig-int8 .q8-qx .q8-num"), num("#fig-int8 .q8-lane .q8-num")
+    assert lanes == [sum(products[i:i + 4]) for i in range(0, 16, 4)]
+    step_sum = num("#fig-int8 svg.q8-strip text:last-of-type")[0]
+    assert sum(lanes) == step_sum
     # picking another step by the keyboard shows that step's columns
     step = int(pg.eval_on_selector("#fig-int8", "e => e.dataset.step"))
     pg.focus("#fig-q8-step")

@@ -59,7 +59,7 @@ const directLabels = {
     // only labels that would overlap move, a line at a time (down, or up at the plot's foot), so a
     // dot's label stays beside its dot unless another label is really in the way
     labels.sort((a, b) => a.y - b.y);
-    const placed = [];
+    const placed = [...(chart.$bandLabels || [])]; // the shaded bands' names, already drawn
     const hits = (l) => placed.some((p) => l.x < p.x + p.w + 4 && p.x < l.x + l.w + 4 && Math.abs(l.y - p.y) < (l.h + p.h) / 2 + 2);
     // the nearest free place, below first then above, in half-line steps within the plot (a
     // crowded phone plot holds ten labels, some on two lines)
@@ -81,13 +81,14 @@ const directLabels = {
     ctx.textAlign = "left";
     ctx.lineJoin = "round";
     ctx.lineWidth = 4;
-    ctx.strokeStyle = colour("surface");
+    const ground = colour("surface");
+    ctx.strokeStyle = ground;
     for (const l of labels) {
       l.lines.forEach((line, i) => {
         const y = l.y + (i - (l.lines.length - 1) / 2) * LINE_H;
         const w = ctx.measureText(line).width;
         ctx.globalAlpha = 0.82;
-        ctx.fillStyle = colour("surface");
+        ctx.fillStyle = ground;
         ctx.beginPath();
         if (ctx.roundRect) ctx.roundRect(l.x - 3, y - LINE_H / 2, w + 6, LINE_H, 3);
         else ctx.rect(l.x - 3, y - LINE_H / 2, w + 6, LINE_H);
@@ -103,6 +104,59 @@ const directLabels = {
     ctx.restore();
   },
 };
+
+// Stretches of the x axis shaded behind the lines, each named in its colour up along its right
+// edge: the roofline's memory-bound sides (design re-review: which regime a dot sits in was a thing
+// to work out from the ridge's dashed line). set()'s third argument: [{from, to, label, color}],
+// from or to null for the axis's own end; the fill is the colour's pale ground ("ours" ->
+// --ours-bg), the wider band first so a narrower one inside it shows. A name runs up the band's
+// edge (a narrow band has room for it there) on a ground of the card's colour, as the lines' are.
+const bandsPlugin = {
+  id: "decodelabBands",
+  beforeDatasetsDraw(chart) {
+    const { ctx, chartArea: area } = chart;
+    ctx.save();
+    for (const b of bandBoxes(chart).sort((a, c) => (c.x1 - c.x0) - (a.x1 - a.x0))) {
+      ctx.fillStyle = colour(`${b.color}-bg`);
+      ctx.fillRect(b.x0, area.top, b.x1 - b.x0, area.bottom - area.top);
+    }
+    ctx.restore();
+  },
+  afterDatasetsDraw(chart) {
+    const { ctx, chartArea: area } = chart;
+    const ground = colour("surface");
+    ctx.save();
+    ctx.font = `600 ${area.right - area.left < 320 ? 10 : 11}px system-ui, sans-serif`;
+    ctx.textBaseline = "bottom";
+    ctx.textAlign = "left";
+    chart.$bandLabels = []; // where the names went, for the lines' labels to keep clear of (directLabels)
+    // a phone's plot has no room left for them beside the lines' own labels: the shading only there
+    if (area.right - area.left < 480) { ctx.restore(); return; }
+    for (const b of bandBoxes(chart)) {
+      const w = ctx.measureText(b.label || "").width;
+      if (!b.label || b.x1 - b.x0 < LINE_H + 4 || w > area.bottom - area.top - 8) continue;
+      chart.$bandLabels.push({ x: b.x1 - 4 - LINE_H, w: LINE_H, y: area.bottom - 4 - w / 2, h: w + 4 });
+      ctx.save();
+      ctx.translate(b.x1 - 4, area.bottom - 4);
+      ctx.rotate(-Math.PI / 2);
+      ctx.globalAlpha = 0.82;
+      ctx.fillStyle = ground;
+      ctx.fillRect(-2, -LINE_H + 1, w + 4, LINE_H);
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = paint(b.color);
+      ctx.fillText(b.label, 0, 0);
+      ctx.restore();
+    }
+    ctx.restore();
+  },
+};
+// each band's left and right edge in the canvas, clipped to the plot; empty ones left out
+function bandBoxes(chart) {
+  const { chartArea: area, scales: { x } } = chart;
+  return (chart.$bands || []).map((b) => ({ ...b,
+    x0: Math.max(area.left, b.from == null ? area.left : x.getPixelForValue(b.from)),
+    x1: Math.min(area.right, b.to == null ? area.right : x.getPixelForValue(b.to)) })).filter((b) => b.x1 > b.x0);
+}
 
 // a series' colour is a palette name (style.css: "ours", "big", "neutral"…), drawn in the theme's value
 const paint = (name) => colour(name || "big");
@@ -163,7 +217,7 @@ export function lineChart(canvas, options = {}) {
 function makeChart(Chart, canvas, { logX = false, logY = false, xTitle = "", yTitle = "", xMin, yMin }) {
   const chart = new Chart(canvas.getContext("2d"), {
     type: "scatter",
-    plugins: [directLabels],
+    plugins: [bandsPlugin, directLabels],
     data: { datasets: [] },
     options: {
       locale: currentLang(),
@@ -181,9 +235,10 @@ function makeChart(Chart, canvas, { logX = false, logY = false, xTitle = "", yTi
   const made = {
     chart,
     // series: [{label, data (y values, x = 1..n) or points [{x,y}], color (a palette name), x0}],
-    // lines: [{x}|{y}, label, color]
-    set(series, lines = []) {
-      last = [series, lines];
+    // lines: [{x}|{y}, label, color]; bands: [{from, to, label, color}] (bandsPlugin)
+    set(series, lines = [], bands = []) {
+      last = [series, lines, bands];
+      chart.$bands = bands;
       const ds = series.map((s) => ({
         label: s.label, showLine: true, pointRadius: s.points && s.points.length < 3 ? 3 : 0, borderWidth: s.width || 1.5,
         borderColor: paint(s.color), backgroundColor: paint(s.color),

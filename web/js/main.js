@@ -32,7 +32,6 @@ import { mountLiveSpec } from "./widgets/live-spec.js";
 import { mountVerifyCost } from "./widgets/verify-cost.js";
 import { mountRoofline } from "./widgets/roofline.js";
 import { mountPassBudget } from "./widgets/pass-budget.js";
-import { mountRoundAnatomy } from "./widgets/round-anatomy.js";
 import { mountQuiz, mountQuizzes } from "./widgets/quiz.js";
 import { mountSpeed } from "./widgets/speed.js";
 import { mountPlayground } from "./widgets/playground.js";
@@ -152,24 +151,38 @@ function afterLoad(fn) {
   after(AFTER_LOAD_MS, () => whenIdle(fn));
 }
 
+// Jobs run in order, one in each slot the scheduler gives (a task of its own, or an idle moment):
+// a tap or a scroll waits for one job at most. A job that throws is logged and the rest still run.
+// take() empties the queue and returns its jobs, to hand them to a faster queue.
+function jobQueue(schedule) {
+  const jobs = [];
+  let pending = null, running = false;
+  const run = () => {
+    pending = null;
+    running = true;
+    const job = jobs.shift();
+    try { if (job) job(); } catch (e) { console.error("[decodelab] building the page:", e); }
+    running = false;
+    if (jobs.length && !pending) pending = schedule(run);
+  };
+  return {
+    push(...more) { jobs.push(...more); if (jobs.length && !pending && !running) pending = schedule(run); },
+    take() { if (pending) pending.cancel(); pending = null; return jobs.splice(0); },
+  };
+}
+
 // every widget now, one per task, without waiting for a quiet moment: for a test, or a reader's
 // console (window.decodelab.mountAll)
 let mountEverything = () => {};
 
 function mountAll() {
   performance.mark("decodelab-mount"); // bench startup reports how long mounting the page takes
-  // The page is built one piece per task, so a tap or a scroll during the load waits for one
-  // piece at most (#45 item 3): `later` runs its jobs in order, each in a task of its own. A job
-  // that throws is logged and the rest still run. (Waiting for a rendered frame between two jobs,
-  // so that each job's layout had a frame of its own, measured no better in Lighthouse's mobile
-  // runs: 140-400 ms of blocking against 180-210 ms without; it stretched the load's work out.)
-  const jobs = [];
-  const runJob = () => {
-    const job = jobs.shift();
-    try { if (job) job(); } catch (e) { console.error("[decodelab] building the page:", e); }
-    if (jobs.length) setTimeout(runJob, 0);
-  };
-  const later = (job) => { jobs.push(job); if (jobs.length === 1) setTimeout(runJob, 0); };
+  // The page is built one piece per task (#45 item 3): `later` runs its jobs in order, each in a
+  // task of its own. (Waiting for a rendered frame between two jobs, so that each job's layout had
+  // a frame of its own, measured no better in Lighthouse's mobile runs: 140-400 ms of blocking
+  // against 180-210 ms without; it stretched the load's work out.)
+  const soonQueue = jobQueue((fn) => after(0, fn));
+  const later = (job) => soonQueue.push(job);
   bootUi();
   stopBar();
   // the masthead's switch, the contents, the tables' scroll cues and the formulas on screen each
@@ -188,7 +201,7 @@ function mountAll() {
     ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "w1.lc.title" })],
     ["playground", (n) => mountPlayground(n, ctx)],
     ["kv-race", mountKvRace], ["q8-table", mountQ8Table], ["outliers", mountOutliers],
-    ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["round-anatomy", mountRoundAnatomy], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],
+    ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],
     ["sampling-rule", mountSamplingRule], ["spec-temps", mountSpecTemps], ["verify-cost", mountVerifyCost], ["roofline", mountRoofline],
     ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz],
     // the diagrams beside the mechanisms they draw, and the opening figure at the top
@@ -252,31 +265,24 @@ function mountAll() {
   // Mounting them all just after the first distribution was a dozen tasks of 15-20 ms of script
   // and layout each, at the moment a reader starts to scroll: at a phone's speed (Lighthouse's
   // mobile preset) most of the load's blocked time. body[data-mounted] says when every one is there.
-  let rest = null;
+  let rest = null; // { hurry() }: once the rest are on their way
   const mountRest = ({ now = false } = {}) => {
-    if (rest) {
-      if (now) rest.now();
-      return;
+    if (!rest) {
+      performance.mark("decodelab-mount-rest");
+      const jobs = [() => typesetAll(document), ...mounts.map((m) => () => mountOne(m)), () => {
+        soon.disconnect();
+        mountQuizzes(document);
+        colourCode(document); // the code the prose prints, in the cells' colours
+        persistInputs(document); // inputs outside the widgets (the quizzes'), if any
+        document.body.dataset.mounted = "1";
+        performance.measure("decodelab-mount-rest", "decodelab-mount-rest");
+      }];
+      const idle = jobQueue(whenIdle);
+      const wait = after(AFTER_LOAD_MS, () => idle.push(...jobs.splice(0))); // (afterLoad, cancellable)
+      // all that is left, one per task at once
+      rest = { hurry: () => { wait.cancel(); soonQueue.push(...jobs.splice(0), ...idle.take()); } };
     }
-    const queue = [() => typesetAll(document), ...mounts.map((m) => () => mountOne(m)), () => {
-      soon.disconnect();
-      mountQuizzes(document);
-      colourCode(document); // the code the prose prints, in the cells' colours
-      persistInputs(document); // inputs outside the widgets (the quizzes'), if any
-      document.body.dataset.mounted = "1";
-      performance.measure("decodelab-mount-rest", "decodelab-mount-rest");
-    }];
-    performance.mark("decodelab-mount-rest");
-    let timer = null;
-    const step = () => {
-      timer = null;
-      const job = queue.shift();
-      try { if (job) job(); } catch (e) { console.error("[decodelab] building the page:", e); }
-      if (queue.length) timer = whenIdle(step);
-    };
-    rest = { now: () => { if (timer) timer.cancel(); for (const job of queue.splice(0)) later(job); } };
-    if (now) rest.now();
-    else timer = after(AFTER_LOAD_MS, () => { timer = whenIdle(step); }); // (afterLoad, cancellable)
+    if (now) rest.hurry();
   };
   mountEverything = () => mountRest({ now: true });
   const panel = document.getElementById("sampler-panel");

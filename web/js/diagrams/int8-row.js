@@ -1,7 +1,7 @@
 // Eight bits with one scale per row, and the kernel's dot product, drawn from a real row of layer
 // 1's attention matrix times its real input (fig_int8_row): sixteen columns, one SIMD step, as a
-// grid with a row each for the weights w = s·q, the stored integers q, the input's integers x and
-// their products; under it the row's steps as signed bars (the reader picks the step shown), then
+// grid with a row each for the weights w = s·q, the stored integers q, the input's integers x,
+// their products and the four 32-bit lanes they are added into; under it the row's steps as signed bars (the reader picks the step shown), then
 // the whole sum and the one multiplication by the two scales. Everything is the endpoint's numbers;
 // this module only lays them out.
 import { call } from "../engine.js";
@@ -13,7 +13,7 @@ import { svg, picture, redrawOnLang } from "./svg.js";
 const sig = (x, n = 3) => fixed(x, Math.max(0, n - 1 - Math.floor(Math.log10(Math.abs(x) || 1))));
 // an integer in a cell: no digit grouping (a cell is narrow) and a true minus sign
 const int = (v) => String(v).replace("-", "\u2212");
-const CELL_H = 26, TAG_H = 18, STRIP_H = 64, GAP = 14;
+const CELL_H = 26, TAG_H = 18, STRIP_H = 64, GAP = 14, LANE = 4;
 // the grid's rows: each one's values, how a value is written, and the magnitude its tint is scaled by
 const ROWS = [
   { key: "w", of: (f) => f.w, text: (v, wide) => fixed(v, wide ? 3 : 2), top: (f) => 127 * f.scale },
@@ -25,7 +25,7 @@ const ROWS = [
 // One step's sixteen columns (eight a line on a phone, so every number stays readable).
 function gridPicture(f, step, width) {
   const wide = width >= 560, labelW = wide ? 128 : 34, perLine = (width - labelW) / f.lanes >= 30 ? f.lanes : f.lanes / 2;
-  const cw = (width - labelW) / perLine, blockH = TAG_H + ROWS.length * CELL_H, lines = f.lanes / perLine;
+  const cw = (width - labelW) / perLine, blockH = TAG_H + (ROWS.length + 1) * CELL_H, lines = f.lanes / perLine;
   const start = step * f.lanes, h = lines * blockH + (lines - 1) * GAP + 2;
   const s = picture(width, h, t("fig.q8.grid_aria", { a: start + 1, b: start + f.lanes, sum: f.steps[step] }), "q8-grid");
   s.setAttribute("width", width); s.setAttribute("height", h);
@@ -49,6 +49,21 @@ function gridPicture(f, step, width) {
         }
       }
     });
+    // the register: the kernel's relaxed-SIMD dot adds each four neighbouring products into one
+    // 32-bit lane, so a step leaves four sums, not sixteen (the design review: the SIMD step was
+    // told, never drawn); the strip below adds the lanes up
+    const y = y0 + TAG_H + ROWS.length * CELL_H, top = Math.max(1, ...f.products.map(Math.abs)) * LANE;
+    s.append(svg("text", { class: "dg-small q8-rowlab", x: 0, y: y + 17, text: t(`fig.q8.lab_lanes${wide ? "" : "_short"}`) }));
+    for (let i = 0; i < perLine; i += LANE) {
+      const c = start + line * perLine + i, v = f.products.slice(c, c + LANE).reduce((a, b) => a + b, 0), x = labelW + i * cw;
+      const cell = svg("g", { class: "q8-cell q8-lane", "data-col": c });
+      cell.append(svg("rect", { x: x + 1, y: y + 1, width: LANE * cw - 2, height: CELL_H - 3, rx: 3, class: "q8-bg" }),
+        svg("rect", { x: x + 1, y: y + 1, width: LANE * cw - 2, height: CELL_H - 3, rx: 3, class: "q8-tint",
+          "fill-opacity": (0.08 + 0.62 * Math.min(1, Math.abs(v) / top)).toFixed(2) }),
+        svg("path", { class: "q8-funnel", d: `M${x + 4},${y - 1} L${x + LANE * cw / 2},${y + 4} L${x + LANE * cw - 4},${y - 1}` }),
+        svg("text", { x: x + LANE * cw / 2, y: y + 17, "text-anchor": "middle", class: "q8-num", text: int(v) }));
+      s.append(cell);
+    }
   }
   return s;
 }

@@ -1,8 +1,8 @@
 // The KV cache, read from the kernel after the reference opening (fig_kv): for every layer a table
 // of keys and one of values, a row per token and a cell per head, tinted by the size of the cached
 // vector; the causal triangle of which position attends to which; and, for the step shown, what a
-// cached step computes (one new row per table, outlined) and what it reads (every row so far,
-// bracketed). The reader steps through the opening's tokens.
+// cached step computes (one new row per table, outlined) and what it reads (every row so far: an
+// arrow from the new row up to the first). The reader steps through the opening's tokens.
 import { call } from "../engine.js";
 import { el, showError, whenSeen, setStatus } from "../ui.js";
 import { t } from "../i18n.js";
@@ -45,9 +45,11 @@ function tables(f, step, width) {
           if (r === step - 1) s.append(svg("rect", { x: bx - 1, y: y, width: blockW + 1, height: ROW - 1, class: "kv-newrow" }));
         }
       });
-      // the new token's query reads every key so far: a bracket from the first row to its own
+      // the new token's query reads every key so far: an arrow from its own row up to the first,
+      // along every row it reads (design re-review: a bracket alone did not say who reads whom)
       const yA = y0 + HEAD_Y + 2, yB = y0 + HEAD_Y + step * ROW - 3;
-      s.append(svg("path", { class: "kv-reads", d: `M${x0 - 2},${yA} h-4 V${yB} h4` }));
+      s.append(svg("path", { class: "kv-reads", d: `M${x0 - 2},${yB} h-4 V${yA} h4` }));
+      s.append(svg("path", { class: "kv-reads-head", d: `M${x0 - 6},${yA - 1} l-3.5,6 h7 z` }));
     }
   }
   return s;
@@ -76,10 +78,12 @@ export function mountKvCache(root) {
   const again = el("button", { class: "secondary", id: "fig-kv-again", t: "fig.kv.again", disabled: true });
   const status = el("p", { class: "hint status", "aria-live": "polite" });
   body.replaceChildren(pics, note, el("div", { class: "controls" }, next, again), status);
-  let f = null, step = 3;
+  // it opens one token short of the whole opening: the tables nearly full at first sight, and
+  // "Next token" adds the last row (opening at token 3 left most of the card empty)
+  let f = null, step = null;
 
   const draw = redrawOnLang(() => {
-    step = Math.max(1, Math.min(step, f.tokens.length));
+    step = Math.max(1, Math.min(step ?? f.tokens.length - 1, f.tokens.length));
     const avail = pics.clientWidth || body.clientWidth || 640; // the triangle sits beside the tables where it fits
     const width = Math.max(300, Math.min(avail >= 900 ? avail - 224 : avail, 1000));
     pics.replaceChildren(tables(f, step, width), triangle(f, step));

@@ -28,11 +28,15 @@ export function mountSpecRound(root) {
   const body = root.querySelector(":scope > .diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
   const grid = el("div", { class: "sr-grid", id: "fig-spec-grid" });
   const note = el("p", { class: "diagram-note", id: "fig-spec-note", "aria-live": "polite" });
+  // once a round is whole, what it produced and what it paid (k + 1 tokens for γ draft passes and
+  // one target pass): the rule of a round, on a real one (it was a widget of its own, with a
+  // rejection the reader placed, right under this figure: the design re-review's duplicate)
+  const tally = el("p", { class: "diagram-note sr-tally", id: "fig-spec-tally" });
   const step = el("button", { id: "fig-spec-step", t: "fig.spec.step", disabled: true });
   const play = el("button", { class: "secondary", id: "fig-spec-play", t: "fig.spec.play", disabled: true });
   const nextRound = el("button", { class: "secondary", id: "fig-spec-next", t: "fig.spec.next_round", disabled: true });
   const status = el("p", { class: "hint status", "aria-live": "polite" });
-  body.replaceChildren(grid, note, el("div", { class: "controls" }, step, play, nextRound), status);
+  body.replaceChildren(grid, note, tally, el("div", { class: "controls" }, step, play, nextRound), status);
   let data = null, ri = 0, fi = 0, timer = null;
   let whole = true; // showing the whole round as it opened, not a step of it
 
@@ -74,6 +78,14 @@ export function mountSpecRound(root) {
       : fr.kind === "target" ? t("fig.spec.say_target", { n: G + 1 })
       : fr.kind === "check" ? t(c.accept ? "fig.spec.say_accept" : "fig.spec.say_reject", { tok: tokenLabel(r.drafts[fr.i]), u: two(c.u), ratio: two(c.ratio), p: two(c.p), q: two(c.q) })
       : t(r.kind === "bonus" ? "fig.spec.say_bonus" : "fig.spec.say_correction", { k: r.accepted, tok: tokenLabel(r.token), G });
+    if (fr.kind === "token") {
+      const k = r.accepted;
+      tally.textContent = t("fig.spec.tally", { gained: k + 1, kept: k, drafts: G, wasted: G - k });
+      tally.dataset.gained = String(k + 1);
+    } else {
+      tally.textContent = "";
+      delete tally.dataset.gained;
+    }
     root.dataset.frame = `${ri}:${fi}:${fr.kind}`;
     step.disabled = !whole && fi >= frames.length - 1;
   });

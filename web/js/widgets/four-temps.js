@@ -35,8 +35,8 @@ export function mountFourTemps(root) {
   });
   const cols = el("div", { class: "columns four", id: "ft-cols" }, ...columns.map((c) => c.col));
   const status = el("div", { class: "status", role: "status" });
-  root.append(el("h3", { t: "w1.ft.title" }),
-    el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.ft.prompt" }), " ", prompt)),
+  // (no title of its own: the section's heading, just above, names it)
+  root.append(el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.ft.prompt" }), " ", prompt)),
     el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.seed" }), " ", seed), reroll, run), cols, status);
 
   const fields = { prompt, seed, ...Object.fromEntries(temps.map((t, i) => [`temps.${i}`, t])) };

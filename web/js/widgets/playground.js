@@ -63,8 +63,8 @@ export function mountPlayground(root, { panel }) {
   // the page's one probability key (the opening figure's bands)
   const legend = el("div", { class: "hint color-legend" }, el("span", { t: "w1.pg.legend" }), " ",
     ...[4, 3, 2, 1, 0].map((b) => el("span", { class: `tok tok-p${b}`, t: `fig.open.band${b}` })));
-  root.append(el("h3", { t: "w1.pg.title" }),
-    el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.pg.length" }), " ", length),
+  // (no title of its own: the section's heading, just above, names it)
+  root.append(el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.pg.length" }), " ", length),
       el("label", {}, el("span", { t: "w1.seed" }), " ", seed), reroll,
       el("label", {}, pastEnd, " ", el("span", { t: "w1.pg.past_end" })), write),
     lentBar, settingsLine, el("div", { class: "hint", t: "w1.pg.prompt_tokens" }), promptToks, story, legend, out);

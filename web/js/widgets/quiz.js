@@ -28,10 +28,12 @@ function question(id) {
     el("div", { class: "quiz-options", role: "group", "t-aria-label": "quiz.answers_aria" }, buttons), verdict);
 }
 
-// every placeholder under root: <div class="widget quiz" data-quiz="ch1-temp"></div>
+// every placeholder under root: <div class="widget quiz" data-quiz="ch1-temp ch1-topp"></div>, a
+// chapter's questions in one box at its end (the design reviews: a quiz card after each idea broke
+// the reading ten times over, and made the page longer by the cards' frames)
 export function mountQuizzes(root = document) {
   for (const node of root.querySelectorAll(".quiz[data-quiz]")) {
-    node.replaceChildren(el("h3", { t: "quiz.check_yourself" }), question(node.dataset.quiz));
+    node.replaceChildren(el("h3", { t: "quiz.check_yourself" }), ...node.dataset.quiz.split(/\s+/).filter(Boolean).map(question));
   }
 }
 

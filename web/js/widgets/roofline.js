@@ -36,7 +36,10 @@ export function mountRoofline(root) {
       dot("w3.rf.legend.big1", 0.5, hg, hb, "big"), dot("w3.rf.legend.big5", 2.5, hg, hb, "big")];
     // each ridge as a dashed line: left of it a pass waits on memory, right of it on arithmetic
     const ridges = [{ x: hg / hb, label: t("w3.rf.legend.ridge_h100"), color: "big" }];
-    if (!r) { chart.set(h100, ridges); return; }
+    // and the memory-bound side of each machine shaded, named (left of its ridge a pass waits on
+    // memory): the H100's reaches past both of its large model's dots, ours stops short of ours
+    const bands = [{ from: null, to: hg / hb, label: t("w3.rf.band.h100"), color: "big" }];
+    if (!r) { chart.set(h100, ridges, bands); return; }
     const g = r.macs.gmacs, bc = r.cache.gbps, bd = r.dram.gbps;
     chart.set([
       { label: t("w3.rf.legend.cache"), points: roof(g, bc), color: "ours", width: 2 },
@@ -44,7 +47,8 @@ export function mountRoofline(root) {
       ...h100,
       dot("w3.rf.legend.ours1", 1, g, bc, "ours"), dot("w3.rf.legend.ours5", 5, g, bc, "ours"),
       dot("w3.rf.legend.big8", 1, g, bd, "neutral"),
-    ], [{ x: g / bc, label: t("w3.rf.legend.ridge_ours"), color: "ours" }, ...ridges]);
+    ], [{ x: g / bc, label: t("w3.rf.legend.ridge_ours"), color: "ours" }, ...ridges],
+    [{ from: null, to: g / bc, label: t("w3.rf.band.ours"), color: "ours" }, ...bands]);
     const gbps = (x) => t("w3.rf.stat.gbps", { x: fmt(x, 1) });
     out.replaceChildren(
       statGrid("rf-stats", [
