@@ -26,23 +26,22 @@ def gone(pid: int, within_s: float = 10) -> bool:
     return False
 
 
-def test_a_browser_that_stopped_answering_is_killed_and_started_again():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = RelaunchingBrowser(p)
-        ctx = b.new_context()
-        assert ctx.new_page().evaluate("() => 6 * 7") == 42
-        # freeze its processes: the browser can no longer answer anything
-        frozen = chromium_under(b.processes)
-        assert len(frozen) >= 2  # the browser and at least the page's renderer
-        signal_all(frozen, signal.SIGSTOP)
-        # (a call now would wait for ever: pytest-timeout ends such a test, and its hook abandons
-        # the browser, as here)
-        b.abandon()
-        assert all(gone(pid) for pid in frozen), "killed, even while stopped"
-        # the next use starts a new Chromium, and works
-        ctx2 = b.new_context()
-        assert ctx2.new_page().evaluate("() => 6 * 7") == 42 and b.relaunches == 1
-        ctx2.close()
-        b.close()
+def test_a_browser_that_stopped_answering_is_killed_and_started_again(browser):
+    # a browser of its own, from the session's Playwright (one sync Playwright per process), so
+    # the session's browser is not the one frozen
+    b = RelaunchingBrowser(browser.playwright)
+    ctx = b.new_context()
+    assert ctx.new_page().evaluate("() => 6 * 7") == 42
+    # freeze its processes: the browser can no longer answer anything
+    frozen = chromium_under(b.processes)
+    assert len(frozen) >= 2  # the browser and at least the page's renderer
+    signal_all(frozen, signal.SIGSTOP)
+    # (a call now would wait for ever: pytest-timeout ends such a test, and its hook abandons
+    # the browser, as here)
+    b.abandon()
+    assert all(gone(pid) for pid in frozen), "killed, even while stopped"
+    # the next use starts a new Chromium, and works
+    ctx2 = b.new_context()
+    assert ctx2.new_page().evaluate("() => 6 * 7") == 42 and b.relaunches == 1
+    ctx2.close()
+    b.close()

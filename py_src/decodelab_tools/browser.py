@@ -86,6 +86,12 @@ class RelaunchingBrowser:
         self.suspect = False
         self.relaunches += 1
 
+    @property
+    def playwright(self):
+        """The Playwright this browser was launched from (a second browser is launched from it: a
+        process has one sync Playwright at a time)."""
+        return self._playwright
+
     def abandon(self) -> None:
         """Kill this browser's processes (Playwright's close() would wait for an answer)."""
         signal_all(chromium_under(self.processes))

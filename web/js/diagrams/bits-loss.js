@@ -6,7 +6,7 @@
 import { t, fixed, precision } from "../i18n.js";
 import { svg } from "./svg.js";
 
-const L = 56, R = 150, T = 28, B = 38, FLOOR = 1e-3;
+const L = 56, T = 28, B = 38, FLOOR = 1e-3;
 // the line style of each scheme: the shipped one (per row) in our colour, the others muted
 const STYLE = { row: "bl-row", matrix: "bl-matrix", group32: "bl-group" };
 
@@ -14,6 +14,11 @@ const STYLE = { row: "bl-row", matrix: "bl-matrix", group32: "bl-group" };
 export function drawBitsLoss(delta, runs, width, rules) {
   const W = Math.max(320, width), H = 260;
   const schemes = Object.keys(delta);
+  // room on the right for the names and their dash strokes, from the longest name in this language
+  // (about 6.8 px a character at the labels' size; a Vietnamese name ran past the picture's edge)
+  const longest = Math.max(...schemes.map((s) => t(`w2.scheme.${s}`).length + 3),
+    t("w2.bd.pic_thread").length, t("w2.bd.pic_collapse").length);
+  const R = Math.min(Math.round(W * 0.4), 12 + Math.ceil(6.8 * longest));
   const all = schemes.flatMap((s) => Object.values(delta[s]));
   const top = 10 ** Math.ceil(Math.log10(Math.max(...all, rules.collapse, FLOOR * 10)));
   const lo = Math.log10(FLOOR), hi = Math.log10(top);
@@ -46,11 +51,16 @@ export function drawBitsLoss(delta, runs, width, rules) {
     for (const [b, v] of pts) root.append(svg("circle", { class: `bl-dot ${STYLE[s] || ""}`, cx: x(b), cy: y(v), r: 2.5 },
       svg("title", { text: t("w2.bd.pic_point", { bits: b, scheme: t(`w2.scheme.${s}`), d: precision(v, 2) }) })));
     const [b, v] = pts[pts.length - 1];
-    names.push({ cls: `dg-small bl-name ${STYLE[s] || ""}`, x: x(b) + 6, y: y(v) + 4, text: t(`w2.scheme.${s}`) });
+    names.push({ cls: `dg-small bl-name ${STYLE[s] || ""}`, x: x(b) + 6, y: y(v) + 4, text: t(`w2.scheme.${s}`), swatch: STYLE[s] });
   }
   names.sort((a, b) => a.y - b.y);
   names.forEach((n, i) => { if (i && n.y < names[i - 1].y + 14) n.y = names[i - 1].y + 14; });
-  for (const n of names) root.append(svg("text", { class: n.cls, x: n.x, y: n.y, text: n.text }));
+  // a line's name starts with a stroke of its dash (the three names stack where the lines end
+  // close together, and the colour alone does not tell the two muted ones apart)
+  for (const n of names) {
+    if (n.swatch) root.append(svg("line", { class: `bl-swatch ${n.swatch}`, x1: n.x, x2: n.x + 16, y1: n.y - 4, y2: n.y - 4 }));
+    root.append(svg("text", { class: n.cls, x: n.swatch ? n.x + 20 : n.x, y: n.y, text: n.text }));
+  }
   // the reader's runs: a ring where each sits
   for (const r of runs) {
     const v = delta[r.scheme] && delta[r.scheme][String(r.bits)];

@@ -46,7 +46,7 @@ export function mountBitDepth(root) {
   let heldout = null;
   const drawPicture = () => {
     if (!heldout || !heldout.delta) return;
-    pic.replaceChildren(drawBitsLoss(heldout.delta, results, Math.min(pic.clientWidth || 640, 760), heldout.limits));
+    pic.replaceChildren(drawBitsLoss(heldout.delta, results, Math.min(pic.clientWidth || 640, 1000), heldout.limits));
   };
   // drawn once near the screen: the picture measures its width, which lays out the chapter
   whenFacts((f) => { heldout = f.heldout; whenNear(pic).then(drawPicture); });

@@ -43,7 +43,9 @@ export function mountPassBudget(root) {
     if (!Number.isFinite(P) || !Number.isFinite(n)) return;
     const read = P * b / bw, math = n * P / rate, math1 = P / rate;
     const pass = Math.max(read, math), pass1 = Math.max(read, math1);
-    bars.replaceChildren(bar(t("w3.pb.bar_read"), read, pass, "ours"), bar(t("w3.pb.bar_math", { n }), math, pass, "big"));
+    // the two parts of a pass in the page's colours of no meaning (ink and grey): blue and orange
+    // name our machine and the large one, and either machine can be chosen here (design re-review)
+    bars.replaceChildren(bar(t("w3.pb.bar_read"), read, pass, "ui"), bar(t("w3.pb.bar_math", { n }), math, pass, "neutral"));
     out.textContent = t("w3.pb.out", { p: fmt(P / 1e9, 2), b, time: fmtTime(pass) }) + " " +
       t(read >= math ? "w3.pb.memory_bound" : "w3.pb.math_bound") + " " + t("w3.pb.ratio", { n, ratio: fmt(pass / pass1, 2) });
     out.dataset.ratio = (pass / pass1).toFixed(3);

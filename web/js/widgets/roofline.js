@@ -39,6 +39,9 @@ export function mountRoofline(root) {
     // and the memory-bound side of each machine shaded, named (left of its ridge a pass waits on
     // memory): the H100's reaches past both of its large model's dots, ours stops short of ours
     const bands = [{ from: null, to: hg / hb, label: t("w3.rf.band.h100"), color: "big" }];
+    // head-room over the H100's flat roof, up to the next power of ten (it ran along the plot's
+    // top edge, through its own label)
+    chart.configure((c) => { c.options.scales.y.max = 10 ** Math.ceil(Math.log10(hg * 1.5)); });
     if (!r) { chart.set(h100, ridges, bands); return; }
     const g = r.macs.gmacs, bc = r.cache.gbps, bd = r.dram.gbps;
     chart.set([

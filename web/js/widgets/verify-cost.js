@@ -26,9 +26,11 @@ export function mountVerifyCost(root) {
   // s: the measured summary, or null while it is timed: the two references it is read against
   // (the memory-bound premise, one step for any block; and one step per position) need no
   // measurement, so the chart shows them at once instead of empty axes
+  // (colours: the references grey, the block pass ours in blue, the single steps it is measured
+  // against a darker grey; orange is the large model's and green a kept token's, elsewhere)
   function render(s) {
     const references = [
-      { label: t("w3.vc.legend.flat"), points: GAMMAS.map((g) => ({ x: g, y: 1 })), color: "accept", width: 1.5 },
+      { label: t("w3.vc.legend.flat"), points: GAMMAS.map((g) => ({ x: g, y: 1 })), color: "neutral", width: 1.5 },
       { label: t("w3.vc.legend.full"), points: GAMMAS.map((g) => ({ x: g, y: g + 1 })), color: "neutral", width: 1 },
     ];
     if (!s) { chart.set(references); return; }
@@ -36,7 +38,7 @@ export function mountVerifyCost(root) {
     chart.set([
       { label: t("w3.vc.legend.block"), points: pts("block_best"), color: "ours", width: 2.5 },
       { label: t("w3.vc.legend.block_med"), points: pts("block_med"), color: "ours-soft", width: 1 },
-      { label: t("w3.vc.legend.steps"), points: pts("steps_best"), color: "big", width: 2 },
+      { label: t("w3.vc.legend.steps"), points: pts("steps_best"), color: "muted", width: 2 },
       ...references,
     ]);
     const at = (g) => rows.find((r) => r.gamma === g);
