@@ -115,9 +115,12 @@ def test_one_click_puts_the_measured_numbers_into_the_cost_model(ready_page):
     base, slope = float(pg.input_value("#cm-c_verify-num")), float(pg.input_value("#cm-c_verify_slope-num"))
     assert abs(base + 3 * slope - float(live["ls-cv"])) < 5e-3
     assert slope == 0 or abs(slope - max(0, live["vc-slope"])) < 1e-3
-    # the cost model now predicts what the live pair measured (same formula, same inputs)
+    # the cost model now predicts what the live pair's own prediction says (same formula, same
+    # inputs, as the inputs round them), whichever side of 1 this machine's timings put it (a
+    # fresh-clone run measured 1.37: this test asserted < 1, a fact about the machine, not the code)
     pg.wait_for_function("() => document.querySelector('#cm-speedup').textContent !== '2.40×'")
-    assert float(pg.text_content("#cm-speedup").rstrip("×")) < 1
+    got, want = float(pg.text_content("#cm-speedup").rstrip("×")), float(live["ls-pred"])
+    assert abs(got - want) <= 0.01 + 0.01 * want, (got, want)
     pg.click("#cm-preset-0")
     pg.wait_for_function("() => document.querySelector('#cm-origin').textContent === ''")
 
