@@ -380,7 +380,7 @@ def test_the_text_face_holds_every_character_of_each_page():
 
 def test_first_frame_cells_merge_into_paths_only_where_the_picture_stays_the_same():
     """firstframes.compact draws a run of plain rectangles as one path per look; where rectangles
-    of two looks overlap it keeps their order (merging only neighbours of one look), and a
+    of two looks overlap it keeps their order (merging only where no other look overlaps), and a
     rectangle with more than a place, a size and a look stays an element."""
     from decodelab_tools.firstframes import compact
 
@@ -391,5 +391,11 @@ def test_first_frame_cells_merge_into_paths_only_where_the_picture_stays_the_sam
     assert "<path" not in over and over.index('x="0"') < over.index('x="2"') < over.index('x="4"')
     kept = compact("<svg>" + r(0, 0, "a") + r(2, 0, "a") + r(1, 0, "b") + "</svg>")
     assert kept.index('<path d="M0,0h5v5h-5zM2,0h5v5h-5z" class="a"/>') < kept.index('x="1"')
+    # an outline over the cells before it splits the run: cells merge on each side of it, and it
+    # stays over the ones before it (the KV figure's newest row)
+    ring = '<rect x="0" y="0" width="18" height="5" class="o"></rect>'
+    split = compact("<svg>" + r(0, 0, "a") + r(6, 0, "b") + r(12, 0, "a") + ring + r(20, 0, "a") + r(26, 0, "b") + r(32, 0, "a") + "</svg>")
+    assert split.count('class="a"') == 2 and split.count("<path") == 2
+    assert split.index('M0,0h5v5h-5zM12,0h5v5h-5z') < split.index('class="o"') < split.index('M20,0h5v5h-5zM32,0h5v5h-5z')
     rounded = compact("<svg>" + r(0, 0, "a", ' rx="2"') + r(6, 0, "a", ' rx="2"') + "</svg>")
     assert "<path" not in rounded and rounded.count("<rect") == 2

@@ -136,22 +136,27 @@ RECT_RUN = re.compile(r"(?:%s){2,}" % RECT.pattern.replace("(", "(?:").replace("
 
 def _merged_rects(run: str) -> str:
     rects = [(float(x), float(y), float(w), float(h), look) for x, y, w, h, look in RECT.findall(run)]
-    looks = list(dict.fromkeys(r[4] for r in rects))
 
     def overlap(a, b):
         return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
-    # one path per look is the same picture only if no two rectangles of different looks overlap
-    # (the order in which they are painted then does not matter); otherwise keep consecutive ones
-    if any(overlap(a, b) for i, a in enumerate(rects) for b in rects[i + 1:] if a[4] != b[4]):
-        groups, prev = [], None
-        for r in rects:
-            if r[4] != prev:
-                groups.append((r[4], []))
-                prev = r[4]
-            groups[-1][1].append(r)
-    else:
-        groups = [(look, [r for r in rects if r[4] == look]) for look in looks]
+    # Rectangles are grouped into one path per look within segments where no two rectangles of
+    # different looks overlap: inside one the order of painting does not matter; a rectangle that
+    # overlaps another look's (an outline over a row of cells) starts the next segment, so the
+    # order across segments is kept. (Falling back to runs of one look for the whole run, as
+    # before, left the KV figure's 1,152 cells mostly single: 84 KB of the English page.)
+    groups, segment = [], []
+
+    def close():
+        for look in dict.fromkeys(r[4] for r in segment):
+            groups.append((look, [r for r in segment if r[4] == look]))
+        segment.clear()
+
+    for r in rects:
+        if any(r[4] != o[4] and overlap(r, o) for o in segment):
+            close()
+        segment.append(r)
+    close()
     num = lambda v: f"{v:.2f}".rstrip("0").rstrip(".")
     return "".join(
         f'<path d="{"".join(f"M{num(x)},{num(y)}h{num(w)}v{num(h)}h-{num(w)}z" for x, y, w, h, _ in rs)}"{look}/>'
