@@ -157,4 +157,5 @@ def test_the_number_count_reads_as_a_reader_does():
     assert count('<span class="live" data-live="a">1</span> at 0.5 and 3 <span class="math-block">x^2</span>') == 4
     assert count('<span class="math">T = 0{,}5</span> and <span class="math">1/(1-\\alpha)</span>, <span class="math">p</span>') == 2
     assert count("{n} of {m|one:# token|other:# tokens} in 2{,}5 s, 10^{20}") == 3  # 2,5 and 10 and 20
+    assert count("4\u00a0000 tokens, 1\u202f000\u202f000 and 3 000") == 4  # a no-break space groups digits; a plain one does not
 

@@ -17,7 +17,7 @@ ENGLISH = r"\b(the|and|of|with|which|that|this|is|are|from|for|when|what|into|th
 # (it writes English), the reader's inputs. Everything else is read in the page's language.
 NOT_TEXT = ("code, pre, script, style, textarea, input, .katex, .math, .math-block, [translate=no], .tok, "
             ".gen-text, .prompt-text, .tok-code, .bar-label, .ptok, .prompt-tokens, .cell-out, .code, "
-            "#lang-switch, .pop-title, noscript")  # noscript: shown only with scripts off (index.LANG.html is built in its language)
+            "#lang-switch, .pop-title, noscript, cite")  # cite: a journal's name in a reference; noscript: shown only with scripts off (index.LANG.html is built in its language)
 
 ENGLISH_LEFT = """(re) => {
   const out = [];

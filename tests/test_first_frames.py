@@ -67,6 +67,8 @@ def test_served_pages_hold_every_first_frame(lang):
         assert got["styled"] == 0, f"{lang}: #{f['host']} copy has style attributes (the CSP refuses them)"
         # a drawing or a list with words: a frame, not an empty box
         assert "svg" in got["tags"] or len(got["text"].strip()) > 20, (lang, f["host"], got["tags"][:12])
+        if f.get("note"):  # a measurement of the build's machine says so, in the page's language
+            assert got["text"].strip().startswith(texts.load(lang)[f["note"]].strip()), (lang, f["host"], got["text"][:80])
     # ids stay unique: the copies added none
     dup = {i for i in parser.ids if parser.ids.count(i) > 1}
     assert dup == set(), dup
@@ -139,5 +141,36 @@ def test_a_language_switch_keeps_the_builds_measurement(browser, site):
         pg.wait_for_function("() => document.documentElement.lang === 'ru'")
         got = pg.eval_on_selector_all(sel, "ns => ns.map((n) => [n.innerHTML, n.hasAttribute('data-built'), n.title])")
         assert got and all(html == ru[firstframes.BUILT][key] and built and title == ru["live.built"] for html, built, title in got)
+    finally:
+        ctx.close()
+
+
+def test_the_speed_race_shows_the_builds_race_until_the_reader_races(browser, site):
+    """N9 of the design review: the speed race was an empty card with a button. The page shows the
+    race the build ran, drawn by the widget at the reader's width and marked as the build's, until
+    the reader races; then the bars are the reader's, unmarked. Each bar is a token's time in two
+    parts, the kernel's and the rest, that add up to it."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 390, "height": 844})
+    try:
+        open_ready(pg, "/?lang=ru")
+        bars = """() => [...document.querySelectorAll('#speed-pic g.hbar')].map((g) => ({
+            total: +g.dataset.value, kernel: g.querySelector('.sp-kernel').getBBox().width,
+            rest: g.querySelector('.sp-rest').getBBox().width, svgW: g.ownerSVGElement.viewBox.baseVal.width}))"""
+        assert pg.text_content("#speed-pic .frame-note") == texts.load("ru")["w2.speed.built"].strip()
+        assert pg.eval_on_selector_all("#speed > .first-frame", "n => n.length") == 0  # the widget drew it
+        built = pg.evaluate(bars)
+        assert len(built) == 3 and built[0]["svgW"] <= 390, built  # drawn at the phone's width, not copied at 1280
+        pg.eval_on_selector("#speed", "e => e.scrollIntoView({block: 'center'})")
+        pg.click("#speed-run")
+        pg.wait_for_selector("#speed-out[data-ratio]", timeout=180_000)
+        assert pg.eval_on_selector_all("#speed-pic .frame-note", "n => n.length") == 0
+        mine = pg.evaluate(bars)
+        assert len(mine) == 3
+        for b in mine:  # the two parts span the bar, on the bars' common scale
+            scale = max(x["kernel"] + x["rest"] for x in mine) / max(x["total"] for x in mine)
+            assert abs(b["kernel"] + b["rest"] - b["total"] * scale) < 1.5, mine
+        race = pg.evaluate("() => JSON.parse(document.querySelector('#speed-pic').dataset.race)")
+        n = pg.evaluate("() => import('./js/live/examples.js').then((m) => m.SPEED.n)")
+        assert [v for v, _ in race] == ["main", "scalar", "jsmatvec"] and all(r["tokens"] == n for _, r in race), race
     finally:
         ctx.close()

@@ -139,8 +139,9 @@ ENGLISH = re.compile(r"\b(the|and|of|with|which|that|this|is|are|from|for|when|w
 
 def reader_words(value: str) -> str:
     """What a reader reads of an entry, less what stays English in every language: code and
-    tokens, formulas, live numbers (filled later), the model's own prompts and stories in quotes."""
-    v = re.sub(r"<code>.*?</code>|<span class=\"math\">.*?</span>|<span class=\"live\"[^>]*>.*?</span>", " ", value, flags=re.S)
+    tokens, formulas, live numbers (filled later), the model's own prompts and stories in quotes,
+    and the names of journals in references (<cite>)."""
+    v = re.sub(r"<code>.*?</code>|<cite>.*?</cite>|<span class=\"math\">.*?</span>|<span class=\"live\"[^>]*>.*?</span>", " ", value, flags=re.S)
     v = re.sub(r"<[^>]+>", " ", v)
     v = re.sub(r"\{[a-zA-Z_]\w*\||\|?\b(zero|one|two|few|many|other):|\{[a-zA-Z_]\w*\}", " ", v)  # {args}, plural forms
     v = re.sub(r"\\[a-zA-Z]+|[{}_^]", " ", v)

@@ -40,10 +40,12 @@ def inputs_digest(root: Path) -> str:
     return h.hexdigest()[:20]
 
 
-def measure(pg, langs) -> dict[str, dict[str, str]]:
-    """{lang: {KEY: html}}: every measured number of the prose (live/registry.js MEASURED), measured
-    once by its widget in this page, then read in each language after the page's own switch (the
-    page keeps what it measured and writes it in the new language)."""
+def measure(pg, langs) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """({lang: {KEY: html}}, {lang: {host: html}}): every measured number of the prose
+    (live/registry.js MEASURED), measured once by its widget in this page, then read in each
+    language after the page's own switch (the page keeps what it measured and writes it in the new
+    language); and in each language the first frames that show a measurement (FIRST_FRAMES'
+    `measured`), copied once it is drawn."""
     measured = pg.evaluate("() => import('./js/live/registry.js').then((m) => m.MEASURED)")
     press = pg.evaluate("() => import('./js/first-frames.js').then((m) => m.MEASURE_PRESS)")
     keys = []
@@ -53,14 +55,23 @@ def measure(pg, langs) -> dict[str, dict[str, str]]:
             pg.click(press[host])
         pg.wait_for_function("(ks) => ks.every((k) => k in window.__live.values)", arg=ks, timeout=WAIT_MS)
         keys += ks
-    out = {}
+    measured_frames = [f for f in pg.evaluate("() => import('./js/first-frames.js').then((m) => m.FIRST_FRAMES)")
+                       if f.get("measured")]
+    out, frames = {}, {}
     for lang in langs:
         pg.evaluate("""(l) => { document.querySelector(`#lang-switch a[hreflang="${l}"]`).click(); }""", lang)
         pg.wait_for_function("(l) => document.documentElement.lang === l", arg=lang, timeout=WAIT_MS)
         pg.wait_for_timeout(300)
         out[lang] = pg.evaluate("""(ks) => Object.fromEntries(ks.map((k) => [k, document.querySelector(`[data-live="${k}"]`)])
             .filter(([, n]) => n && n.dataset.state === "ok").map(([k, n]) => [k, n.innerHTML]))""", keys)
-    return out
+        frames[lang] = {}
+        for f in measured_frames:
+            pg.wait_for_function("(sel) => document.querySelector(sel)", arg=f["drawn"], timeout=WAIT_MS)
+            html = pg.evaluate("(f) => import('./js/first-frames.js').then((m) => m.captureFrame(f))", f)
+            if html:
+                note = texts.load(lang)[f["note"]]  # a text entry is HTML
+                frames[lang][f["host"]] = f'<p class="frame-note">{note}</p>{html}'
+    return out, frames
 
 
 def capture(web: Path, langs) -> dict:
@@ -77,6 +88,8 @@ def capture(web: Path, langs) -> dict:
                 frames = pg.evaluate("() => import('./js/first-frames.js').then((m) => m.FIRST_FRAMES)")
                 got = {}
                 for f in frames:
+                    if f.get("measured"):
+                        continue  # copied by measure(), once the build has run the widget
                     pg.evaluate("(id) => document.getElementById(id).scrollIntoView({block: 'center'})", f["host"])
                     pg.wait_for_function("(sel) => document.querySelector(sel)", arg=f["drawn"], timeout=WAIT_MS)
                     pg.wait_for_timeout(300)  # a widget's last redraw after its data (the bit-depth runs ring in turn)
@@ -85,9 +98,11 @@ def capture(web: Path, langs) -> dict:
                         got[f["host"]] = html
                 out[lang] = got
                 if lang == langs[0]:  # the measurements: once, in the first language's page
-                    numbers = measure(pg, langs)
+                    numbers, measured_frames = measure(pg, langs)
             finally:
                 ctx.close()
+    for lang, got in measured_frames.items():
+        out[lang].update(got)
     return {"frames": out, "measured": numbers}
 
 

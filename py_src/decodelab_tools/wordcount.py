@@ -112,7 +112,8 @@ def numbers_in(value: str) -> int:
     value = value.replace("{,}", ",")  # TeX's decimal comma (ru, vi): one number, not two
     # the page's arguments ({n}, {n|one:# token|…}) hold no number; TeX's braces (^{20}) do
     value = re.sub(r"<[^>]+>|\{[A-Za-z_][\w.]*(?:\|[^{}]*)?\}", " ", value)
-    return n + len(re.findall(r"(?<![\w.])\d+(?:[.,]\d+)*", value))
+    # a thousands group after a no-break space (ru: 4\u00a0000) is the same number
+    return n + len(re.findall(r"(?<![\w.])\d+(?:[.,]\d+|[\u00a0\u202f]\d{3}\b)*", value))
 
 
 def dense_paragraphs(root: Path | None = None, lang: str = "en", limit: int = 3) -> dict[str, int]:

@@ -7,7 +7,9 @@
 // drawn its own, the copy goes. DOM-free at import: the build imports this list.
 //
 // host: the element the copy is written into (a figure: before its .diagram-body; a widget: at
-// its end); part: what is copied; drawn: present once the script has drawn its own.
+// its end); part: what is copied; drawn: present once the script has drawn its own; measured: a
+// measurement on the build's machine, copied after the build has run its widget (firstframes.py
+// measure), led by `note` (a text key) saying so.
 export const FIRST_FRAMES = [
   { host: "fig-pipeline", part: "#fig-pipeline .diagram-body", drawn: "#fig-pipeline .diagram-body .pipe-stage" },
   { host: "toy-sampler", part: "#toy-pic", drawn: "#toy-pic svg" },
@@ -19,6 +21,10 @@ export const FIRST_FRAMES = [
   { host: "fig-spec", part: "#fig-spec .diagram-body", drawn: "#fig-spec[data-frame]" },
   { host: "rounds", part: "#rt-pic", drawn: "#rt-pic svg" },
   { host: "sampling-rule", part: "#sr-pic", drawn: "#sr-pic svg" },
+  // the race the build ran (MEASURE_PRESS below), copied in each language once it has been run,
+  // with a note saying where it ran; the widget draws it again from the copy's data at its own
+  // width, until the reader races (widgets/speed.js)
+  { host: "speed", part: "#speed-pic", drawn: "#speed-pic svg", measured: true, note: "w2.speed.built" },
 ];
 
 // The measured numbers too (live/registry.js MEASURED): the build runs each measuring widget once
