@@ -159,3 +159,19 @@ def test_the_number_count_reads_as_a_reader_does():
     assert count("{n} of {m|one:# token|other:# tokens} in 2{,}5 s, 10^{20}") == 3  # 2,5 and 10 and 20
     assert count("4\u00a0000 tokens, 1\u202f000\u202f000 and 3 000") == 4  # a no-break space groups digits; a plain one does not
 
+
+
+def test_every_card_opens_with_its_title():
+    """#42 (one frame for every widget): each widget card's first line is its title, in the page's
+    HTML (there at first paint and without scripts), in the one style the cards share; the quiz
+    boxes have their own. Titles are distinct: each names its instrument."""
+    cards = re.findall(r'<div class="widget" id="([^"]+)">(.{0,200})', PAGE)
+    assert len(cards) >= 20
+    keys = []
+    for wid, start in cards:
+        m = re.match(r'<h3 class="widget-title" data-t="(widget\.title\.[\w-]+)">', start)
+        assert m, f"#{wid} does not open with its title: {start[:80]}"
+        keys.append(m.group(1))
+    for lang in texts.LANGS:
+        titles = [TEXT[lang][k] for k in keys]
+        assert len(set(titles)) == len(titles), (lang, titles)

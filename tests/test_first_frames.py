@@ -174,3 +174,19 @@ def test_the_speed_race_shows_the_builds_race_until_the_reader_races(browser, si
         assert [v for v, _ in race] == ["main", "scalar", "jsmatvec"] and all(r["tokens"] == n for _, r in race), race
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", texts.LANGS)
+def test_the_real_pairs_rounds_are_there_before_it_runs_in_the_pages_language(lang):
+    """N9: the live pair's card held only its controls until the draft model had come and run five
+    times. Its greedy rounds (the same tokens on every machine) are in the served page, with their
+    table by position written as the language writes numbers (the table was drawn once, in the
+    language of the page it ran in)."""
+    html = (WEB / page_name(lang)).read_text(encoding="utf-8")
+    start = html.index('id="live-spec"')
+    copy = html[html.index('<div class="first-frame">', start):html.index("</table>", start)]
+    assert copy.count('class="ls-tok ls-') > 20, copy[:300]
+    shares = re.findall(r"<td>(0[.,]\d\d|1[.,]00)</td>", copy)
+    assert shares, copy[-600:]
+    mark = "." if lang == "en" else ","
+    assert all(s[1] == mark for s in shares), (lang, shares)

@@ -69,8 +69,8 @@ def measure(pg, langs) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, s
             pg.wait_for_function("(sel) => document.querySelector(sel)", arg=f["drawn"], timeout=WAIT_MS)
             html = pg.evaluate("(f) => import('./js/first-frames.js').then((m) => m.captureFrame(f))", f)
             if html:
-                note = texts.load(lang)[f["note"]]  # a text entry is HTML
-                frames[lang][f["host"]] = f'<p class="frame-note">{note}</p>{html}'
+                note = f'<p class="frame-note">{texts.load(lang)[f["note"]]}</p>' if f.get("note") else ""  # an entry is HTML
+                frames[lang][f["host"]] = note + html
     return out, frames
 
 
@@ -191,7 +191,7 @@ def compact(copy: str) -> str:
 
 def insert(html: str, copies: dict[str, str]) -> str:
     """The page with each copy written into its host: a figure's before its .diagram-body, a
-    widget's at its start (the script moves it below the controls it adds)."""
+    widget's after its title (the script moves it below the controls it adds)."""
     for host, copy in copies.items():
         div = f'<div class="first-frame">{compact(copy)}</div>'
         m = re.search(rf'<(figure|div)\b[^>]*\bid="{re.escape(host)}"[^>]*>', html)
@@ -199,8 +199,9 @@ def insert(html: str, copies: dict[str, str]) -> str:
             raise ValueError(f"first frames: no element with id {host} in the page")
         if m.group(1) == "figure":
             at = html.index('<div class="diagram-body">', m.end())
-        else:
-            at = m.end()
+        else:  # after the card's title, where it has one
+            title = re.compile(r'<h3 class="widget-title"[^>]*>.*?</h3>').match(html, m.end())
+            at = title.end() if title else m.end()
         html = html[:at] + div + html[at:]
     return html
 

@@ -198,7 +198,7 @@ function mountAll() {
   const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
   const mounts = [["sampler-panel", (n) => (ctx.panel = mountSamplerPanel(n))], ["four-temps", mountFourTemps],
     ["greedy-loops", mountGreedyLoops], ["end-slide", mountEndAndSlide], ["toy-sampler", mountToySampler], ["python-cell", mountPythonCell],
-    ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "w1.lc.title" })],
+    ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "widget.title.loop-cell" })],
     ["playground", (n) => mountPlayground(n, ctx)],
     ["kv-race", mountKvRace], ["q8-table", mountQ8Table], ["outliers", mountOutliers],
     ["bit-depth", mountBitDepth], ["kernel-check", mountKernelCheck], ["speed", mountSpeed], ["pass-budget", mountPassBudget], ["cost-model", (n) => (ctx.costModel = mountCostModel(n))], ["rounds", mountRounds],

@@ -14,7 +14,7 @@ export function mountEndAndSlide(root) {
   const out = el("div", { class: "readout", id: "es-out", role: "status" });
   // it scrolls when the story is long: focusable, so keyboard users can scroll it too
   const text = el("div", { class: "gen-text small", id: "es-text", tabindex: 0, role: "region", "t-aria-label": "w1.es.text_aria" });
-  root.append(el("h3", { t: "w1.es.title" }), el("div", { class: "controls" }, runEnd, runLong), out, text);
+  root.append(el("div", { class: "controls" }, runEnd, runLong), out, text);
   const prompt = END_RUN.prompt;
   const once = serial([runEnd, runLong], out);
 

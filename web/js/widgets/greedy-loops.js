@@ -20,7 +20,7 @@ export function mountGreedyLoops(root) {
   const run = el("button", { id: "gl-run", t: "w1.gl.run" });
   const cols = el("div", { class: "columns two", id: "gl-cols" });
   const status = el("div", { class: "status", role: "status" });
-  root.append(el("h3", { t: "w1.gl.title" }), el("div", { class: "controls" }, a, b),
+  root.append(el("div", { class: "controls" }, a, b),
     el("div", { class: "controls" }, el("label", {}, el("span", { t: "w1.gl.penalty" }), " ", pen, penOut), run), cols, status);
   const once = serial([run], status, { "openings.0": a, "openings.1": b, repetition_penalty: pen });
   async function body() {

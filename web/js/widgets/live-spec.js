@@ -112,6 +112,9 @@ export function mountLiveSpec(root, ctx = {}) {
     out.replaceChildren(grid || "", ...all.filter(([key]) => !grid || SHOWN.has(key)).map(line),
       el("div", { class: VERDICT_TINT[s.verdict], id: "ls-verdict", text: t(badge.key) }),
       grid ? numbersDisclosure(out, "w3.ls.numbers", all.filter(([key]) => !SHOWN.has(key)).map(line)) : "");
+    // the rounds and the table by position too: the table's numbers are written in the language
+    detail.replaceChildren(el("h4", { t: "w3.ls.last_run" }), legend(), roundsView(r.rounds),
+      el("h4", { t: "w3.ls.bypos_title" }), byPosition(r));
   }
   onLang(() => { if (last && !out.dataset.unavailable) render(); });
   const once = serial([run], status, { gamma, mode });
@@ -136,8 +139,6 @@ export function mountLiveSpec(root, ctx = {}) {
     out.dataset.hi = sp.trim_hi;
     out.dataset.alpha = r.alpha;
     out.dataset.gamma = g;
-    detail.replaceChildren(el("h4", { t: "w3.ls.last_run" }), legend(), roundsView(r.rounds),
-      el("h4", { t: "w3.ls.bypos_title" }), byPosition(r));
     handoff.disabled = !(g > 0 && ctx.costModel);
     setLive(proseKeys(s));
   });

@@ -54,7 +54,7 @@ for T, k, tp in [(0.5, 0, 1.0), (1.0, 0, 1.0), (2.0, 0, 1.0), (1.0, 3, 1.0), (1.
 
 // opts: id (prefix of the element ids), starter (the code it starts with), title (a text key).
 // The code and what it prints are Python's own (never translated); the words around them are keys.
-export function mountPythonCell(root, { id = "pc", starter = STARTER, title = "w1.pc.title" } = {}) {
+export function mountPythonCell(root, { id = "pc", starter = STARTER, title = "widget.title.python-cell" } = {}) {
   const code = el("textarea", { id: `${id}-code`, rows: 4, cols: 80, spellcheck: "false", class: "code",
     "t-aria-label": "w1.pc.code_aria", targs: { title: { key: title } } });
   code.value = starter; // before codeEditor(), which draws it
@@ -63,7 +63,7 @@ export function mountPythonCell(root, { id = "pc", starter = STARTER, title = "w
   const restore = el("button", { class: "secondary", id: `${id}-starter`, t: "w1.pc.starter",
     onclick: () => { code.value = starter; code.dispatchEvent(new Event("input")); } });
   // one cell: the editor, its output attached below it, the buttons under both
-  root.append(el("h3", { t: title }), el("div", { class: "code-cell" }, codeEditor(code), out),
+  root.append(el("div", { class: "code-cell" }, codeEditor(code), out),
     el("div", { class: "controls" }, run, restore, el("span", { class: "hint", t: "w1.pc.hint" })));
   const once = serial([run], out, { code });
   const go = () => once(async () => {

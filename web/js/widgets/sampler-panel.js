@@ -84,7 +84,6 @@ export function mountSamplerPanel(root) {
   // two columns from 1100 px (css: .panel-cols): the controls and their stages on the left, what
   // they do to the distribution on the right, so the whole instrument fits one screen
   root.append(
-    el("h3", { t: "w1.sp.title" }),
     el("div", { class: "panel-cols" },
       el("div", { class: "panel-controls" },
         el("label", { class: "block" }, el("span", { t: "w1.sp.prompt" }), prompt), presets,
