@@ -209,3 +209,30 @@ def test_print_shows_the_article_without_the_machinery(browser, site):
     assert all(d == "none" for _, d in hidden), hidden
     assert pg.is_visible("#fig-opening") and pg.is_visible("#ch2 > h2")
     ctx.close()
+
+
+def test_the_bit_depth_picture_names_its_lines_inside_it_on_a_phone(browser, site):
+    """At 360 px the names of the three schemes sat in a column right of the plot, and the longest
+    Vietnamese one ran past the picture's edge: on a phone they are a legend under the plot, every
+    word inside the picture. The 8-bit point (ringed at first) sits above the axis, clear of its label."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 740})
+    try:
+        open_ready(pg, "/?lang=vi")
+        pg.eval_on_selector("#bit-depth", "e => e.scrollIntoView()")
+        pg.wait_for_selector("#bd-pic .bl-run")
+        got = pg.evaluate("""() => {
+            const svg = document.querySelector('#bd-pic svg'), W = svg.viewBox.baseVal.width;
+            const texts = [...svg.querySelectorAll('text')].map((t) => { const b = t.getBBox(); return [t.textContent, b.x, b.x + b.width]; });
+            const axis = Math.max(...[...svg.querySelectorAll('.bl-grid')].map((l) => +l.getAttribute('y2')));
+            const names = [...svg.querySelectorAll('.bl-name')].map((t) => t.getBBox().y);
+            const eight = [...svg.querySelectorAll('.bl-dot.bl-row')].map((d) => [+d.getAttribute('cx'), +d.getAttribute('cy')])
+              .sort((a, b) => a[0] - b[0])[0];
+            return { W, texts, axis, names, eight, width: svg.getBoundingClientRect().width };
+        }""")
+        assert got["width"] <= 360
+        outside = [t for t in got["texts"] if t[1] < -0.5 or t[2] > got["W"] + 0.5]
+        assert outside == [], outside
+        assert len(got["names"]) == 3 and all(y > got["axis"] for y in got["names"]), got
+        assert got["eight"][1] < got["axis"] - 4, got  # above the axis line, not on it
+    finally:
+        ctx.close()
