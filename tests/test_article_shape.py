@@ -172,6 +172,10 @@ def test_every_card_opens_with_its_title():
         m = re.match(r'<h3 class="widget-title" data-t="(widget\.title\.[\w-]+)">', start)
         assert m, f"#{wid} does not open with its title: {start[:80]}"
         keys.append(m.group(1))
+    heads = re.findall(r'<h[23](?: id="[^"]*")? data-t="([^"]+)"', PAGE)
     for lang in texts.LANGS:
         titles = [TEXT[lang][k] for k in keys]
         assert len(set(titles)) == len(titles), (lang, titles)
+        # a title names its instrument; it does not repeat the section's heading
+        same = {TEXT[lang][h].strip().lower() for h in heads} & {x.strip().lower() for x in titles}
+        assert not same, (lang, same)

@@ -443,7 +443,7 @@ def test_the_held_out_figure_is_the_model_files_or_says_it_is_missing(ready_page
         m.heldoutText({heldout: {int8: {nats_per_token: 2.5, bits_per_byte: 0.9}, float: {nats_per_token: 2.49},
                                  tokens: 123456, bytes: 500000}}),
         m.heldoutText({val_nats_at_export: 2.7}), m.heldoutText(undefined)])""")
-    assert got[0].startswith("2.50 nats per token") and "12.2 faces" in got[0] and "123,456" in got[0]
+    assert got[0] == "2.50 nats per token"  # the figure alone: its paragraph has its three numbers
     assert all("not measured for this model" in t and not any(c.isdigit() for c in t) for t in got[1:])
 
 

@@ -57,8 +57,10 @@ def test_every_live_number_fills_and_the_widgets_answer_on_arrival(ready_page):
     # the round table's own rate, as a percentage, beside the α box
     assert got["ch3.rt-acc-pct"].endswith("%") and "(78%)" in pg.inner_text("#rt-totals")
     assert got["ch3.params"].endswith("million")
-    # the widgets' own headings are gone: the prose has one heading per idea
-    assert pg.eval_on_selector_all("#ch3 .widget h3", "hs => hs.map(h => h.textContent)") == ["Check yourself"]
+    # one title line per card, the cards' only headings, and the quiz's (test_article_shape: none
+    # repeats the prose's headings)
+    assert pg.eval_on_selector_all("#ch3 .widget h3:not(.widget-title)", "hs => hs.map(h => h.textContent)") == ["Check yourself"]
+    assert pg.eval_on_selector_all("#ch3 .widget:not(.quiz)", "ws => ws.every((w) => w.firstElementChild.matches('h3.widget-title'))")
 
 
 def test_live_pair_verdict_is_supported_and_repeats(ready_page):

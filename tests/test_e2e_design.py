@@ -236,3 +236,38 @@ def test_the_bit_depth_picture_names_its_lines_inside_it_on_a_phone(browser, sit
         assert got["eight"][1] < got["axis"] - 4, got  # above the axis line, not on it
     finally:
         ctx.close()
+
+
+TEXT_OUTSIDE = """() => {
+  const out = [];
+  for (const svg of document.querySelectorAll('svg[viewBox]')) {
+    if (svg.closest('.first-frame')) continue; // a copy drawn at the build's width, scaled to fit
+    const vb = svg.viewBox.baseVal;
+    if (!vb || !vb.width) continue;
+    for (const t of svg.querySelectorAll('text')) {
+      const b = t.getBBox();
+      if (b.width && (b.x < vb.x - 1 || b.x + b.width > vb.x + vb.width + 1))
+        out.push(`${svg.closest('[id]')?.id}: "${t.textContent.slice(0, 50)}" spans ${Math.round(b.x)}-${Math.round(b.x + b.width)} of ${vb.width}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ru", "vi"])
+def test_no_picture_writes_past_its_edge_on_a_phone(browser, site, lang):
+    """Every word of every picture the page draws lies inside the picture at 360 px, in the two
+    languages with the longest words (a scheme's name in the bit-depth chart and the outliers'
+    caption ran past the edge; an SVG text does not wrap)."""
+    ctx, pg = guarded_page(browser, site, viewport={"width": 360, "height": 740})
+    try:
+        open_ready(pg, f"/?lang={lang}")
+        y = 0
+        while y < pg.evaluate("document.documentElement.scrollHeight"):  # every picture drawn
+            pg.evaluate(f"window.scrollTo(0, {y})")
+            frames(pg)
+            y += 600
+        pg.wait_for_function("() => !document.querySelector('[aria-busy=true]')", timeout=120_000)
+        assert pg.evaluate(TEXT_OUTSIDE) == []
+    finally:
+        ctx.close()

@@ -28,7 +28,11 @@ export function mountToc() {
     if (i === current) return;
     if (current >= 0) links[current].removeAttribute("aria-current");
     current = i;
-    if (i < 0) { if (now) now.textContent = ""; return; }
+    if (i < 0) { // above the first heading: the contents from their top
+      if (now) now.textContent = "";
+      if (wide.matches) nav.scrollTop = 0;
+      return;
+    }
     links[i].setAttribute("aria-current", "location");
     if (now) now.textContent = links[i].textContent;
     // in the margin the contents scroll by themselves: keep the place in sight (the nav is the

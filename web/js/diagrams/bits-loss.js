@@ -7,9 +7,8 @@ import { t, fixed, precision } from "../i18n.js";
 import { svg } from "./svg.js";
 
 const L = 56, T = 28, B = 38, FLOOR = 1e-4, LEGEND_ROW = 17;
-// under this width the names go under the plot, one row each, and the rules' names sit on their
-// rules (on a phone the names' column on the right left the plot a third of the width, and a
-// Vietnamese name was cut off at the edge)
+// under this width the names go under the plot, one row each (on a phone the names' column on
+// the right left the plot a third of the width, and a Vietnamese name was cut off at the edge)
 const NARROW = 520;
 // the line style of each scheme: the shipped one (per row) in our colour, the others muted
 const STYLE = { row: "bl-row", matrix: "bl-matrix", group32: "bl-group" };
@@ -20,8 +19,7 @@ export function drawBitsLoss(delta, runs, width, rules) {
   const PH = 260, H = narrow ? PH + 8 + schemes.length * LEGEND_ROW : PH; // the plot's height, the picture's
   // room on the right for the names and their dash strokes, from the longest name in this language
   // (about 6.8 px a character at the labels' size; a Vietnamese name ran past the picture's edge)
-  const longest = Math.max(...schemes.map((s) => t(`w2.scheme.${s}`).length + 3),
-    t("w2.bd.pic_thread").length, t("w2.bd.pic_collapse").length);
+  const longest = Math.max(...schemes.map((s) => t(`w2.scheme.${s}`).length + 3));
   const R = narrow ? 14 : Math.min(Math.round(W * 0.4), 12 + Math.ceil(6.8 * longest));
   const all = schemes.flatMap((s) => Object.values(delta[s]));
   const top = 10 ** Math.ceil(Math.log10(Math.max(...all, rules.collapse, FLOOR * 10)));
@@ -48,8 +46,9 @@ export function drawBitsLoss(delta, runs, width, rules) {
   const names = [];
   for (const [key, v] of [["w2.bd.pic_thread", rules.thread], ["w2.bd.pic_collapse", rules.collapse]]) {
     root.append(svg("line", { class: "bl-rule", x1: L, x2: W - R, y1: y(v), y2: y(v) }));
-    if (narrow) root.append(svg("text", { class: "dg-small bl-rule-name", x: L + 4, y: y(v) - 4, text: t(key) }));
-    else names.push({ cls: "dg-small bl-rule-name", x: W - R + 6, y: y(v) + 4, text: t(key) });
+    // on its rule, at the plot's left where the lines run low (at the right edge the lines' names,
+    // pushed apart, pushed it off its rule and onto a line's name)
+    root.append(svg("text", { class: "dg-small bl-rule-name", x: L + 4, y: y(v) - 4, text: t(key) }));
   }
   // one line per scheme, named at its lowest depth
   for (const s of schemes) {

@@ -7,22 +7,45 @@ import { t } from "../i18n.js";
 import { fmt } from "../ui.js";
 import { svg } from "./svg.js";
 
-const PAD = 14, STRIP = 84;
+const PAD = 14, STRIP = 84, LINE = 15;
 const STYLE = { row: "ol-row", matrix: "ol-matrix" };
+const LABEL_FONT = "600 13px system-ui, sans-serif"; // .dg-label in style.css
+let ruler = null;
+const textWidth = (text) => {
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  ruler.font = LABEL_FONT;
+  return ruler.measureText(text).width;
+};
+
+// A strip's label as lines that fit the picture's width, broken at spaces (on a phone "One scale
+// for the matrix: step 0.2490, set by the outlier 31.6" ran past the edge)
+function fitLines(text, width) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && textWidth(next) > width) { lines.push(line); line = word; } else line = next;
+  }
+  return [...lines, line];
+}
 
 // pic: ch2_outliers' `picture` ({weights, rounded: {scheme: [...]}, steps: {scheme: s}, reach,
 // outlier}); outlier: the planted value (it names the matrix's step)
 export function drawOutlierComb(pic, outlier, width) {
-  const W = Math.max(300, Math.round(width)), H = 2 * STRIP + 24;
+  const W = Math.max(300, Math.round(width));
+  const labels = ["row", "matrix"].map((scheme) => fitLines(t(`w2.ol.pic_${scheme}`,
+    { step: fmt(pic.steps[scheme], 4), outlier: fmt(outlier, 1) }), W - 2 * PAD));
+  const extra = labels.map((l) => (l.length - 1) * LINE); // each strip grows by its label's extra lines
+  const H = 2 * STRIP + 24 + extra[0] + extra[1];
   const reach = pic.reach || 1;
   const x = (v) => PAD + ((v + reach) / (2 * reach)) * (W - 2 * PAD);
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "diagram-svg outlier-comb", role: "img",
     "aria-label": t("w2.ol.pic_aria", { row: fmt(pic.steps.row, 4), matrix: fmt(pic.steps.matrix, 4) }) });
   ["row", "matrix"].forEach((scheme, i) => {
-    const y0 = i * STRIP, s = pic.steps[scheme];
+    const top = i * STRIP + (i ? extra[0] : 0), s = pic.steps[scheme];
     const g = svg("g", { class: `ol-strip ${STYLE[scheme]}`, "data-scheme": scheme, "data-step": s.toPrecision(6) });
-    g.append(svg("text", { class: "dg-label", x: PAD, y: y0 + 14,
-      text: t(`w2.ol.pic_${scheme}`, { step: fmt(s, 4), outlier: fmt(outlier, 1) }) }));
+    labels[i].forEach((line, j) => g.append(svg("text", { class: "dg-label", x: PAD, y: top + 14 + j * LINE, text: line })));
+    const y0 = top + extra[i]; // the strip's drawing, under its label
     const axisY = y0 + 58;
     g.append(svg("line", { class: "ol-axis", x1: PAD, x2: W - PAD, y1: axisY, y2: axisY }));
     // the comb: every level k·s within the row's reach (255 teeth per row at 8 bits: a fine grey)

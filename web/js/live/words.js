@@ -15,10 +15,9 @@ export function heldoutText(meta) {
   const h = meta && meta.heldout;
   const n = h && h.int8 && h.int8.nats_per_token;
   if (!Number.isFinite(n)) return t("w1.live.heldout_none");
-  const faces = Math.exp(n);
-  return t("w1.live.heldout", { n: { num: Number(n.toFixed(2)), text: fixed(n, 2) },
-    faces: { num: faces < 99.95 ? Number(faces.toFixed(1)) : Math.round(faces), text: fmtEff(faces) },
-    tokens: { num: h.tokens, text: fmtCount(h.tokens) } });
+  // the figure alone: where it is read (ch1.p28) it is one number of a paragraph that has its
+  // three; the die it amounts to and the tokens it was measured on are in chapter 2's aside
+  return t("w1.live.heldout", { n: { num: Number(n.toFixed(2)), text: fixed(n, 2) } });
 }
 
 const SCHEMES = SPEC.schemes;

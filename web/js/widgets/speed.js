@@ -55,7 +55,7 @@ export function mountSpeed(root) {
     if (built) return;
     const [m, sc, js] = rows.map((x) => x[1]);
     setStatus(out, () => t("w2.speed.result", { vs_scalar: fmt(m.tps / sc.tps, 1), vs_js: fmt(m.tps / js.tps, 1) }) +
-      (m.simd ? "" : t("w2.speed.no_simd")));
+      (m.simd ? "" : ` ${t("w2.speed.no_simd")}`));
   }
   const show = redrawOnLang(draw, { unless: () => out.classList.contains("error") });
 
