@@ -108,8 +108,9 @@ const directLabels = {
 // Stretches of the x axis shaded behind the lines, each named in its colour up along its right
 // edge: the roofline's memory-bound sides (design re-review: which regime a dot sits in was a thing
 // to work out from the ridge's dashed line). set()'s third argument: [{from, to, label, color}],
-// from or to null for the axis's own end; the fill is the colour's pale ground ("ours" ->
-// --ours-bg), the wider band first so a narrower one inside it shows. A name runs up the band's
+// from or to null for the axis's own end; the fill is the colour's band ground ("ours" ->
+// --ours-band: its pale ground in the light theme, a fainter one in the dark, where the
+// ground flooded the plot), the wider band first so a narrower one inside it shows. A name runs up the band's
 // edge (a narrow band has room for it there) on a ground of the card's colour, as the lines' are.
 const bandsPlugin = {
   id: "decodelabBands",
@@ -117,7 +118,7 @@ const bandsPlugin = {
     const { ctx, chartArea: area } = chart;
     ctx.save();
     for (const b of bandBoxes(chart).sort((a, c) => (c.x1 - c.x0) - (a.x1 - a.x0))) {
-      ctx.fillStyle = colour(`${b.color}-bg`);
+      ctx.fillStyle = colour(`${b.color}-band`);
       ctx.fillRect(b.x0, area.top, b.x1 - b.x0, area.bottom - area.top);
     }
     ctx.restore();
