@@ -656,6 +656,34 @@ def test_fig_pipeline_narrows_stage_by_stage_to_the_panels_final_distribution():
     assert error("fig_pipeline", prompt=ch1.OPENINGS[0], settings={"top_p": 7})["field"] == "top_p"
 
 
+def test_fig_cut_draws_what_each_filter_alone_keeps_where_the_panel_counts_it():
+    """Each filter's figure: the filter alone at its paragraph's value, on the two openings; what
+    it keeps is what the panel keeps with the same settings, and the curve's ranks and
+    probabilities are the panel's own distribution (falling, the kept runs' edges among them)."""
+    neutral = {c.field: c.neutral for c in S.CUTS}
+    for cut in S.CUTS:
+        f = call("fig_cut", rule=cut.name)
+        assert (f["rule"], f["value"]) == (cut.name, cut.example) and len(f["views"]) == 2
+        for v, prompt in zip(f["views"], (ch1.OPENINGS[3], ch1.OPENINGS[1])):
+            view = call("ch1_view", prompt=prompt, settings={**neutral, "temperature": 1.0, cut.field: cut.example})
+            assert v["prompt"] == prompt and v["survivors"] == view["survivors"] and v["kept"] == view["kept"]
+            assert v["cut_mass"] == pytest.approx(view["cut_mass"], abs=1e-9)
+            assert v["ranks"][0] == 1 and v["ranks"][-1] == f["vocab"] == view["vocab"]
+            assert all(a >= b for a, b in zip(v["p"], v["p"][1:])) and v["p"][0] == pytest.approx(view["top"][0]["p"])
+            for a, b in v["kept"]:
+                assert a in v["ranks"] and b in v["ranks"]
+            if cut.name in ("min_p", "top_n_sigma"):  # a bar: the last kept token clears it, the next does not
+                last = v["kept"][-1][1]
+                assert v["p"][v["ranks"].index(last)] >= v["bar"] * (1 - 1e-6)
+                if last < f["vocab"]:
+                    assert v["p"][v["ranks"].index(last + 1)] < v["bar"] * (1 + 1e-6)
+            else:
+                assert v["bar"] is None
+    # the sure opening keeps few tokens under every filter, the hesitant one more (the contrast drawn)
+    assert call("fig_cut", rule="top_p")["views"][0]["survivors"] < call("fig_cut", rule="top_p")["views"][1]["survivors"]
+    assert error("fig_cut", rule="temperature")["field"] == "rule"
+
+
 def test_fig_kv_is_the_models_cache_shape():
     f = call("fig_kv", prompt="The dog ran")
     info = call("models_info")["main"]

@@ -277,6 +277,17 @@ def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site
             except Exception:  # say what the widget showed instead (a rare failure here, not yet understood)
                 shown = pg.evaluate("(id) => document.getElementById(id).innerText.slice(0, 600)", wid)
                 raise AssertionError(f"#{wid} did not fill in 60 s; it shows: {shown!r}") from None
+        # each filter's figure, one per cut with an example value: the script's own drawing, its
+        # two openings' kept counts CPython's (fig_cut), its kept part drawn (design N1)
+        cuts = pg.eval_on_selector_all("#ch1 figure.cut-fig", "fs => fs.map(f => f.dataset.rule)")
+        assert cuts == ["top_k", "top_p", "min_p", "typical_p", "top_n_sigma"]  # each in its section, in the text's order
+        assert sorted(cuts) == sorted(c.name for c in S.CUTS if c.example is not None)
+        for rule in cuts:
+            pg.eval_on_selector(f"#fig-cut-{rule}", "e => e.scrollIntoView({block: 'center'})")
+            pg.wait_for_selector(f"#fig-cut-{rule}[data-survivors] > .diagram-body > svg .cs-kept", timeout=60_000)
+            want = ",".join(str(v["survivors"]) for v in cpy("fig_cut", rule=rule)["views"])
+            assert pg.get_attribute(f"#fig-cut-{rule}", "data-survivors") == want, rule
+            assert pg.eval_on_selector(f"#fig-cut-{rule}", "f => f.querySelectorAll('.first-frame').length") == 0
         # every live number of the chapter, the 700-token run's too (the build ran its reference run)
         pg.wait_for_function("() => [...document.querySelectorAll('#ch1 [data-live]')].every(n => n.textContent.trim() "
                              "&& n.textContent.trim() !== '…')", timeout=60_000)

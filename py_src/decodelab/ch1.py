@@ -38,11 +38,12 @@ def view_source(e, ids: list[int]):
     return pc.kept.source()
 
 
-def rank_sample(n: int) -> list[int]:
-    """Ranks 1..40, then about 30 per decade up to n: enough for a log-log plot, small to send."""
-    xs, x = list(range(1, min(n, 40) + 1)), 40.0
+def rank_sample(n: int, every: int = 40, per_decade: int = 30) -> list[int]:
+    """Ranks 1..every, then about per_decade per decade up to n: enough for a log-log plot, small
+    to send (the filters' small figures, written into the page, take fewer)."""
+    xs, x = list(range(1, min(n, every) + 1)), float(every)
     while x < n:
-        x *= 10 ** (1 / 30)
+        x *= 10 ** (1 / per_decade)
         r = min(n, int(round(x)))
         if r > xs[-1]:
             xs.append(r)

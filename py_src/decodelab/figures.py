@@ -10,6 +10,7 @@ from . import sampler as S
 from .generation import engine, generate_text, logits_after
 from .errors import InputError
 from .inputs import check_seed, encode_prompt
+from .ch1 import OPENINGS, rank_sample
 from .session import endpoint, session
 
 # the pipeline in the order the sampler applies it (sampler.STEPS, each rule's `name`): the
@@ -56,6 +57,39 @@ def fig_pipeline(prompt: str, settings: dict, extra: list | None = None) -> dict
     final = S.sample_step(src, history, s, None, head_size=1)
     return {"vocab": e.vocab, "stages": stages, "greedy": e.tokenizer.token_str(final.token),
             "settings": s.as_dict(), "n_prompt_tokens": len(ids)}
+
+
+# The filters' figures: each cut alone, at its example value (sampler.Rule.example, the value its
+# paragraph uses), on the two openings the top-k section sets against each other: one where the
+# model is sure of its next token, one where dozens of words fit (ch1.OPENINGS).
+CUT_OPENINGS = (OPENINGS[3], OPENINGS[1])
+
+
+@endpoint
+def fig_cut(rule: str) -> dict:
+    """What one filter keeps of the model's own distribution (T = 1, nothing else on) after each
+    of CUT_OPENINGS: the probabilities by rank at log-spaced ranks (every edge of what it keeps
+    among them), the kept ranks as [first, last] runs, how many pass and the mass cut away, the
+    favourite, and for a cut that is a bar (min-p, top-nσ) the bar as a probability."""
+    cut = next((c for c in S.CUTS if c.name == rule and c.example is not None), None)
+    if cut is None:
+        raise InputError("args_bad", "rule", endpoint="fig_cut", detail=f"no cut named {rule!r}")
+    e = engine()
+    neutral = {c.field: c.neutral for c in S.CUTS}
+    views = []
+    for prompt in CUT_OPENINGS:
+        src, history = logits_after(e, encode_prompt(e, prompt))
+        V = src.vocab_size
+        full = S.sample_step(src, history, S.make_settings(**neutral, temperature=1.0), None, head_size=V, fetch_all=True)
+        probs = [p for _, p, _ in full.head]
+        st = S.sample_step(src, history, S.make_settings(**{**neutral, "temperature": 1.0, cut.field: cut.example}), None, head_size=1)
+        edges = {r for a, b in st.kept for r in (a - 1, a, b, b + 1) if 1 <= r <= V}
+        ranks = sorted(set(rank_sample(V, every=12, per_decade=16)) | edges)
+        bar = cut.bar(cut.example, probs[0], src.prepare(1.0, {}, 0).std)
+        views.append({"prompt": prompt, "ranks": ranks, "p": [probs[r - 1] for r in ranks], "kept": st.kept,
+                      "survivors": st.survivors, "cut_mass": st.cut_mass, "bar": bar,
+                      "top": {"text": e.tokenizer.token_str(full.head[0][0]), "p": probs[0]}})
+    return {"rule": cut.name, "value": cut.example, "symbol": cut.symbol, "vocab": views[0]["ranks"][-1], "views": views}
 
 
 KV_TOKENS = 12  # the KV figure's rows: the opening's first tokens

@@ -207,6 +207,13 @@ class Rule:
     example: float | None = None  # a cut's value in the prose's live example (ch1_prose: rule.NAME.*)
 
     @classmethod
+    def bar(cls, v, p1: float, std: float) -> float | None:
+        """For a cut that is a bar on probability (min-p) or on the scores (top-nσ), the lowest
+        probability a token may have to pass, at T = 1 (the filters' figures draw it); None for a
+        cut by rank or by mass."""
+        return None
+
+    @classmethod
     def on(cls, v) -> bool:
         return v != cls.neutral
 
@@ -280,6 +287,10 @@ class TopNSigma(Rule):
     def valid(n: float) -> bool:
         return 0 <= n and not math.isinf(n)
 
+    @classmethod
+    def bar(cls, v, p1: float, std: float) -> float:
+        return p1 * math.exp(-v * std)  # z_i >= z_1 - n σ, and p_i / p_1 = e^(z_i - z_1) at T = 1
+
     @staticmethod
     def cut(c, v, keep: int, ctx: _StepContext) -> tuple[int, bool]:
         bar = c.top_value() - v * c.std
@@ -293,7 +304,7 @@ class TopNSigma(Rule):
 class TopK(Rule):
     """Keep the k most likely (0: off). It also tells the sampler how many candidates to fetch."""
     name, field, type, default, neutral, kind = "top_k", "top_k", int, 0, 0, "prefix"
-    slider, symbol, kernel = (0, 100, 1), "k", True
+    slider, symbol, kernel, example = (0, 100, 1), "k", True, 40  # llama.cpp's default
     table = {"transformers": "top_k=50", "llama.cpp": "top_k=40", "vllm": "top_k=-1"}
 
     @staticmethod
@@ -387,7 +398,7 @@ class TopP(Rule):
     """Keep the shortest head whose mass reaches p of what the cuts before left; the token that
     crosses the line stays (1: off)."""
     name, field, default, neutral, kind = "top_p", "top_p", 0.95, 1.0, "prefix"
-    slider, symbol, kernel = (0.05, 1, 0.01), "p", True
+    slider, symbol, kernel, example = (0.05, 1, 0.01), "p", True, 0.95
     table = {"transformers": "top_p=1.0", "llama.cpp": "top_p=0.95", "vllm": "top_p=1.0", "openai": "top_p=1"}
 
     @staticmethod
@@ -410,12 +421,16 @@ class TopP(Rule):
 class MinP(Rule):
     """Keep tokens with probability >= min_p * (the top token's probability) (0: off)."""
     name, field, default, neutral, kind = "min_p", "min_p", 0.0, 0.0, "prefix"
-    slider, symbol, kernel = (0, 0.5, 0.01), "p_min", True
+    slider, symbol, kernel, example = (0, 0.5, 0.01), "p_min", True, 0.1
     table = {"transformers": "min_p=None", "llama.cpp": "min_p=0.05", "vllm": "min_p=0"}
 
     @staticmethod
     def valid(mp: float) -> bool:
         return 0 <= mp <= 1
+
+    @classmethod
+    def bar(cls, v, p1: float, std: float) -> float:
+        return v * p1
 
     @staticmethod
     def cut(c, v, keep: int, ctx: _StepContext) -> tuple[int, bool]:

@@ -10,9 +10,15 @@
 // its end); part: what is copied; drawn: present once the script has drawn its own; measured: a
 // measurement on the build's machine, copied after the build has run its widget (firstframes.py
 // measure), led by `note` (a text key) where it shows the build's machine.
+import { SPEC } from "./generated/spec.js";
+
 export const FIRST_FRAMES = [
   { host: "fig-pipeline", part: "#fig-pipeline .diagram-body", drawn: "#fig-pipeline .diagram-body .pipe-stage" },
   { host: "toy-sampler", part: "#toy-pic", drawn: "#toy-pic svg" },
+  // each filter alone on two openings (diagrams/cut-strip.js): one figure per cut that declares
+  // the value its paragraph uses (sampler.Rule.example)
+  ...SPEC.steps.filter((st) => st.example != null).map((st) =>
+    ({ host: `fig-cut-${st.name}`, part: `#fig-cut-${st.name} .diagram-body`, drawn: `#fig-cut-${st.name} .diagram-body svg` })),
   { host: "fig-kv", part: "#fig-kv .diagram-body", drawn: "#fig-kv .diagram-body svg" },
   { host: "kv-race", part: "#kv-pic", drawn: "#kv-pic svg" },
   { host: "fig-int8", part: "#fig-int8 .diagram-body", drawn: "#fig-int8 .diagram-body .q8-grid" },

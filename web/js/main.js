@@ -38,6 +38,7 @@ import { mountPlayground } from "./widgets/playground.js";
 import { mountQ8Table } from "./widgets/q8-table.js";
 import { mountOpening } from "./diagrams/opening.js";
 import { mountPipeline } from "./diagrams/pipeline.js";
+import { mountCutStrip } from "./diagrams/cut-strip.js";
 import { mountKvCache } from "./diagrams/kv-cache.js";
 import { mountInt8Row } from "./diagrams/int8-row.js";
 import { mountSpecRound } from "./diagrams/spec-round.js";
@@ -205,7 +206,8 @@ function mountAll() {
     ["sampling-rule", mountSamplingRule], ["spec-temps", mountSpecTemps], ["verify-cost", mountVerifyCost], ["roofline", mountRoofline],
     ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz],
     // the diagrams beside the mechanisms they draw, and the opening figure at the top
-    ["fig-opening", mountOpening], ["fig-pipeline", mountPipeline], ["fig-kv", mountKvCache], ["fig-int8", mountInt8Row],
+    ["fig-opening", mountOpening], ["fig-pipeline", mountPipeline], ...[...document.querySelectorAll("figure.cut-fig")].map((n) => [n.id, mountCutStrip]),
+    ["fig-kv", mountKvCache], ["fig-int8", mountInt8Row],
     ["fig-spec", mountSpecRound]];
   // Widgets are mounted in two stages, so that building the page does not compete with Python's
   // start-up for the machine's cores (on a 2-core laptop it did, by a third of a second): first

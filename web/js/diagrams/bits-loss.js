@@ -4,7 +4,7 @@
 // Dashed rules at the page's thresholds (heldout.py): where the story loses the thread, where the
 // model collapses. Drawing only.
 import { t, fixed, precision } from "../i18n.js";
-import { svg } from "./svg.js";
+import { svg, textWidth, FONTS } from "./svg.js";
 
 const L = 56, T = 28, B = 38, FLOOR = 1e-4, LEGEND_ROW = 17;
 // under this width the names go under the plot, one row each (on a phone the names' column on
@@ -17,10 +17,10 @@ const STYLE = { row: "bl-row", matrix: "bl-matrix", group32: "bl-group" };
 export function drawBitsLoss(delta, runs, width, rules) {
   const W = Math.max(300, width), schemes = Object.keys(delta), narrow = W < NARROW;
   const PH = 260, H = narrow ? PH + 8 + schemes.length * LEGEND_ROW : PH; // the plot's height, the picture's
-  // room on the right for the names and their dash strokes, from the longest name in this language
-  // (about 6.8 px a character at the labels' size; a Vietnamese name ran past the picture's edge)
-  const longest = Math.max(...schemes.map((s) => t(`w2.scheme.${s}`).length + 3));
-  const R = narrow ? 14 : Math.min(Math.round(W * 0.4), 12 + Math.ceil(6.8 * longest));
+  // room on the right for the names and their dash strokes (21 px), from the longest name in this
+  // language as drawn (a Vietnamese name ran past the picture's edge)
+  const longest = Math.max(...schemes.map((s) => textWidth(t(`w2.scheme.${s}`), FONTS.small)));
+  const R = narrow ? 14 : Math.min(Math.round(W * 0.4), 12 + Math.ceil(longest + 21));
   const all = schemes.flatMap((s) => Object.values(delta[s]));
   const top = 10 ** Math.ceil(Math.log10(Math.max(...all, rules.collapse, FLOOR * 10)));
   // the bottom a quarter of a decade under the smallest loss (a loss at or under zero sits on the

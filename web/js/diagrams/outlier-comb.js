@@ -5,30 +5,10 @@
 // to: its length is the rounding error. Drawing only; the numbers come from ch2_outliers.
 import { t } from "../i18n.js";
 import { fmt } from "../ui.js";
-import { svg } from "./svg.js";
+import { svg, fitLines } from "./svg.js";
 
 const PAD = 14, STRIP = 84, LINE = 15;
 const STYLE = { row: "ol-row", matrix: "ol-matrix" };
-const LABEL_FONT = "600 13px system-ui, sans-serif"; // .dg-label in style.css
-let ruler = null;
-const textWidth = (text) => {
-  ruler = ruler || document.createElement("canvas").getContext("2d");
-  ruler.font = LABEL_FONT;
-  return ruler.measureText(text).width;
-};
-
-// A strip's label as lines that fit the picture's width, broken at spaces (on a phone "One scale
-// for the matrix: step 0.2490, set by the outlier 31.6" ran past the edge)
-function fitLines(text, width) {
-  const lines = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && textWidth(next) > width) { lines.push(line); line = word; } else line = next;
-  }
-  return [...lines, line];
-}
-
 // pic: ch2_outliers' `picture` ({weights, rounded: {scheme: [...]}, steps: {scheme: s}, reach,
 // outlier}); outlier: the planted value (it names the matrix's step)
 export function drawOutlierComb(pic, outlier, width) {

@@ -22,6 +22,28 @@ export function picture(viewW, viewH, label, cls = "") {
     class: `diagram-svg ${cls}`.trim(), preserveAspectRatio: "xMinYMin meet" });
 }
 
+// Text's width as a picture will draw it, measured on a canvas with the label's font (style.css:
+// .dg-label 600 13px, .dg-small 11.5px): a picture fits its words to its width before drawing
+// them (on a phone, labels estimated by character count ran past the edge)
+export const FONTS = { label: "600 13px system-ui, sans-serif", small: "11.5px system-ui, sans-serif" };
+let ruler = null;
+export function textWidth(text, font = FONTS.label) {
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  ruler.font = font;
+  return ruler.measureText(text).width;
+}
+
+// `text` broken at spaces into lines no wider than `width`
+export function fitLines(text, width, font = FONTS.label) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && textWidth(next, font) > width) { lines.push(line); line = word; } else line = next;
+  }
+  return [...lines, line];
+}
+
 // The reader asked the system for less motion: diagrams show their last frame, and nothing plays
 export const reducedMotion = () => !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
 
