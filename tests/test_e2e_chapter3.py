@@ -362,7 +362,7 @@ def test_the_sampling_rule_is_drawn_and_q_follows_the_reader(ready_page):
 
 def test_the_chapters_meet_the_pair_at_the_readers_temperature(ready_page):
     """Issue 41: the table of the pair's acceptance at three temperatures is in the page (the
-    build's numbers), and the widget under it measures the reader's own temperature."""
+    build's numbers), and the widget around it measures the reader's own temperature."""
     pg = ready_page
     ex = examples()["SPEC_TEMPS"]
     rows = pg.eval_on_selector_all("#ch3-temps-table tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent.trim()))")
@@ -375,6 +375,10 @@ def test_the_chapters_meet_the_pair_at_the_readers_temperature(ready_page):
     want = py(pg, "ch3_alpha_at", **args, temperature=1.2)
     assert float(pg.get_attribute("#st-out", "data-alpha")) == want["alpha"]
     assert f"{100 * want['alpha']:.1f}%" in pg.text_content("#st-out")
+    # the reader's run is the table's fourth row, written as the build's rows are (design N11)
+    rows = pg.eval_on_selector_all("#ch3-temps-table tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent.trim()))")
+    assert len(rows) == 4 and rows[3][0].startswith("1.2") and rows[3][1] == f"{round(100 * want['alpha'])}%"
+    assert rows[3][3] == f"{want['checks']:,}"
     pg.fill("#st-t-num", "5")
     pg.click("#st-run")
     pg.wait_for_selector("#st-t-num + .field-error:not([hidden]), #spec-temps .field-error:not([hidden])")

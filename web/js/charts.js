@@ -223,10 +223,15 @@ function makeChart(Chart, canvas, { logX = false, logY = false, xTitle = "", yTi
     options: {
       locale: currentLang(),
       animation: false, responsive: true, maintainAspectRatio: false, parsing: false, normalized: true,
+      // room past the plot for the last x label's second half (a phone's roofline cut "1,000")
+      layout: { padding: { right: 16, top: 4 } },
       plugins: { legend: { display: false }, tooltip: { enabled: true } },
       scales: {
-        x: { type: logX ? "logarithmic" : "linear", title: { display: !!xTitle, text: titleText(xTitle) }, min: xMin, grid: { display: false } },
-        y: { type: logY ? "logarithmic" : "linear", title: { display: !!yTitle, text: titleText(yTitle) }, min: yMin,
+        // a linear x axis ends at the data's end without its own label there (32 crowded the 30 tick)
+        x: { type: logX ? "logarithmic" : "linear", title: { display: !!xTitle, text: titleText(xTitle) }, min: xMin, grid: { display: false },
+          ...(logX ? {} : { ticks: { includeBounds: false } }) },
+        // head-room over the highest point (the cost model's curve touched the plot's top: N10)
+        y: { type: logY ? "logarithmic" : "linear", title: { display: !!yTitle, text: titleText(yTitle) }, min: yMin, grace: logY ? 0 : "8%",
           ticks: logY ? { callback: (v) => (Number.isInteger(Math.log10(v)) ? `1e${Math.log10(v)}` : "") } : {} },
       },
     },

@@ -195,8 +195,15 @@ function mountAll() {
   later(() => typesetAll(document, { onScreen: true })); // the rest with the widgets below (mountRest)
   later(titleBuilt);
   const ctx = {}; // handles a later widget needs: the playground writes with the panel's settings
-  // the naive loop's cell runs the very code the prose prints
-  const loopCode = () => (document.getElementById("ch1-loop-code") || {}).textContent || "";
+  // the naive loop's cell runs the very code the page prints: the card holds it as code (what a
+  // reader without scripts reads), and the cell's editor takes its place (a static copy above the
+  // live one said it twice: design N12)
+  const loopCode = () => {
+    const pre = document.getElementById("ch1-loop-code");
+    if (!pre) return "";
+    pre.remove();
+    return pre.textContent;
+  };
   const mounts = [["sampler-panel", (n) => (ctx.panel = mountSamplerPanel(n))], ["four-temps", mountFourTemps],
     ["greedy-loops", mountGreedyLoops], ["end-slide", mountEndAndSlide], ["toy-sampler", mountToySampler], ["python-cell", mountPythonCell],
     ["loop-cell", (n) => mountPythonCell(n, { id: "lc", starter: loopCode(), title: "widget.title.loop-cell" })],

@@ -8,11 +8,17 @@
 import { t, fixed } from "../i18n.js";
 import { svg } from "./svg.js";
 
-const H = 200, TOP = 14, BOTTOM = 40, COL = 72, GAP = 30, LEFT = 30;
+const H = 200, TOP = 14, BOTTOM = 40, LEFT = 30;
+// a column and the gap after it: at least the phone's 72 + 30, at most 150 + 60 (the columns
+// spread over the card's width: four used 400 of a desktop's 1,040 px, design N11)
+const MIN_COL = 72, MAX_COL = 150, GAP_SHARE = 0.3;
 
-// r: ch3_sampling's result; names: a label per token; focusable: the columns take the keyboard
-export function drawSamplingRule(r, names, focusable = true) {
+// r: ch3_sampling's result; names: a label per token; focusable: the columns take the keyboard;
+// width: the room it has
+export function drawSamplingRule(r, names, focusable = true, width = 0) {
   const n = r.p.length, top = Math.max(...r.p, ...r.q, 1e-9);
+  const per = Math.max(MIN_COL / (1 - GAP_SHARE), Math.min(MAX_COL / (1 - GAP_SHARE), (width - LEFT) / n));
+  const COL = Math.round(per * (1 - GAP_SHARE)), GAP = Math.round(per * GAP_SHARE);
   const W = LEFT + n * (COL + GAP), y = (v) => TOP + H * (1 - v / top), h = (v) => (H * v) / top;
   const root = svg("svg", { viewBox: `0 0 ${W} ${TOP + H + BOTTOM}`, class: "diagram-svg sr-bars", role: "group",
     "aria-label": t("w3.sr.pic_aria", { alpha: fixed(r.alpha, 2) }), width: W, height: TOP + H + BOTTOM });

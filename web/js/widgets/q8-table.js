@@ -32,7 +32,8 @@ export function mountQ8Table(root) {
     rows.push([t("w2.q8.total_row"), "", fixed(q.n_matrices, 0), f2.bytes(q.matrix_float32_bytes + q.vector_bytes),
       f2.bytes(q.int8_bytes + q.vector_bytes), f2.bytes(q.scale_bytes), ""]);
     box.replaceChildren(el("table", { class: "data", id: "q8-table-t", tabindex: 0, "t-aria-label": "w2.q8.table_aria" },
-      el("tr", {}, head.map((h) => el("th", { t: `w2.q8.h.${h}` }))), rows.map((r) => el("tr", {}, r.map((v) => el("td", { text: v }))))),
+      el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col", t: `w2.q8.h.${h}` })))),
+      el("tbody", {}, rows.map((r) => el("tr", {}, r.map((v) => el("td", { text: v })))))),
     el("p", { class: "hint", id: "q8-total", text: t("w2.q8.total", { f32: f2.bytes(q.matrix_float32_bytes + q.vector_bytes),
       shipped: f2.bytes(q.total_bytes), ratio: f2.times(q.ratio) }) }));
   }

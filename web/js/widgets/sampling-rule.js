@@ -42,7 +42,7 @@ export function mountSamplingRule(root) {
     // the example's names while the reader keeps its four tokens, numbers otherwise
     const names = r.p.map((_, i) => (r.p.length === DEFAULT_PAIR.labels.length ? DEFAULT_PAIR.labels[i] : `#${i + 1}`));
     const had = refocus ?? (pic.contains(document.activeElement) ? Number(document.activeElement.dataset.i) : null);
-    pic.replaceChildren(drawSamplingRule(r, names));
+    pic.replaceChildren(drawSamplingRule(r, names, true, pic.clientWidth || root.clientWidth || 640));
     refocus = null;
     if (had != null) pic.querySelector(`.sr-col[data-i="${had}"]`)?.focus();
     const rows = [["token", names], ["p", r.p], ["q", r.q], ["min", r.min],
