@@ -684,6 +684,14 @@ def test_fig_cut_draws_what_each_filter_alone_keeps_where_the_panel_counts_it():
     assert error("fig_cut", rule="temperature")["field"] == "rule"
 
 
+def test_fig_model_map_is_each_models_own_shape(loaded):
+    m = call("fig_model_map")
+    assert set(m) == {"main"} and m["main"] == {k: v for k, v in loaded["main"].items() if k != "meta"}
+    both = call("fig_model_map", draft=True)
+    assert both["draft"]["n_layers"] < both["main"]["n_layers"] and both["draft"]["vocab"] == both["main"]["vocab"]
+    assert error("fig_model_map", draft=True, extra=1)["field"] == "args"
+
+
 def test_fig_kv_is_the_models_cache_shape():
     f = call("fig_kv", prompt="The dog ran")
     info = call("models_info")["main"]

@@ -3,7 +3,7 @@ WebKit check it too: test_engines.py), the contents and the reader's place in th
 switch and what follows it, print, and the first screen of a phone.
 """
 import pytest
-from conftest import TWO_FRAMES, frames, guarded_page, open_ready
+from conftest import TWO_FRAMES, frames, guarded_page, open_ready, py
 
 # Every widget and figure seen (so each has drawn), then what sticks out: an element past the
 # screen's edge, or a box that scrolls sideways (a table, a formula, a widget).
@@ -82,6 +82,29 @@ def test_nothing_scrolls_sideways_at_1024_in_the_longer_languages(browser, site,
     got = pg.evaluate(OVERFLOW)
     assert got["bad"] == [] and got["page"] <= 1024, got
     ctx.close()
+
+
+def test_the_model_is_drawn_once_and_each_section_outlines_its_part(ready_page):
+    """Design re-review: the model drawn as a map at chapter 1's start and again where a section
+    works on one part of it (the cache, the weights, the draft before the target), with the
+    model's own sizes; the script's drawing replaces the build's copy."""
+    pg = ready_page
+    want = {"sampler": ["sampler"], "cache": ["attn", "cache"], "weights": ["embed", "attn", "ff", "scores"], "spec": ["draft", "check"]}
+    maps = pg.eval_on_selector_all("figure.model-map", "fs => fs.map(f => [f.dataset.focus, f.closest('.chapter').id])")
+    assert maps == [["sampler", "ch1"], ["cache", "ch2"], ["weights", "ch2"], ["spec", "ch3"]]
+    info = py(pg, "models_info")
+    for focus, _ in maps:
+        sel = f"#fig-map-{focus}"
+        pg.eval_on_selector(sel, "e => e.scrollIntoView({block: 'center'})")
+        pg.wait_for_selector(f"{sel}[data-layers] > .diagram-body > .mm", timeout=60_000)
+        assert pg.eval_on_selector(sel, "f => f.querySelectorAll('.first-frame').length") == 0
+        assert int(pg.get_attribute(sel, "data-layers")) == info["main"]["n_layers"]
+        on = pg.eval_on_selector_all(f"{sel} .mm-on", "ns => ns.map(n => n.dataset.part)")
+        assert sorted(on) == sorted(want[focus]), (focus, on)
+        text = pg.text_content(f"{sel} .mm")
+        assert f"{info['main']['vocab']:,} × {info['main']['d_model']}" in text
+    draft = py(pg, "models_info")["draft"]  # the spec map's call loaded it
+    assert f"{draft['n_layers']} layers" in pg.text_content("#fig-map-spec .mm-draft")
 
 
 def test_the_contents_list_every_section_and_mark_where_the_reader_is(browser, site):

@@ -58,6 +58,7 @@ CALLS = [
     ("fig_pipeline", {"prompt": PROMPT, "settings": SETTINGS}),
     ("fig_kv", {"prompt": PROMPT}),
     ("fig_cut", {"rule": "typical_p"}),
+    ("fig_model_map", {"draft": True}),
     ("fig_int8_row", {"row": 5, "prompt": "The"}),
     ("fig_spec_round", {"prompt": PROMPT, "gamma": 3, "seed": 4, "rounds": 2}),
     ("fig_story", {"prompt": PROMPT, "seed": 9, "n": 20}),

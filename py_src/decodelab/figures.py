@@ -59,6 +59,16 @@ def fig_pipeline(prompt: str, settings: dict, extra: list | None = None) -> dict
             "settings": s.as_dict(), "n_prompt_tokens": len(ids)}
 
 
+@endpoint
+def fig_model_map(draft: bool = False) -> dict:
+    """The model drawn once (diagrams/model-map.js): each model's shape and size, the main model's,
+    and with draft the draft's too (the speculative chapter's map; asking loads it)."""
+    from .api import model_figures  # api imports this module: a call-time import, not a cycle
+
+    names = ("main", "draft") if draft else ("main",)
+    return {name: {k: v for k, v in model_figures(name).items() if k != "meta"} for name in names}
+
+
 # The filters' figures: each cut alone, at its example value (sampler.Rule.example, the value its
 # paragraph uses), on the two openings the top-k section sets against each other: one where the
 # model is sure of its next token, one where dozens of words fit (ch1.OPENINGS).

@@ -19,6 +19,10 @@ export const FIRST_FRAMES = [
   // the value its paragraph uses (sampler.Rule.example)
   ...SPEC.steps.filter((st) => st.example != null).map((st) =>
     ({ host: `fig-cut-${st.name}`, part: `#fig-cut-${st.name} .diagram-body`, drawn: `#fig-cut-${st.name} .diagram-body svg` })),
+  // the model drawn once, at chapter 1's start and where a section works on one of its parts
+  // (diagrams/model-map.js; the page's figure.model-map, each with its data-focus)
+  ...["sampler", "cache", "weights", "spec"].map((focus) =>
+    ({ host: `fig-map-${focus}`, part: `#fig-map-${focus} .diagram-body`, drawn: `#fig-map-${focus} .diagram-body .mm` })),
   { host: "fig-kv", part: "#fig-kv .diagram-body", drawn: "#fig-kv .diagram-body svg" },
   { host: "kv-race", part: "#kv-pic", drawn: "#kv-pic svg" },
   { host: "fig-int8", part: "#fig-int8 .diagram-body", drawn: "#fig-int8 .diagram-body .q8-grid" },

@@ -39,6 +39,7 @@ import { mountQ8Table } from "./widgets/q8-table.js";
 import { mountOpening } from "./diagrams/opening.js";
 import { mountPipeline } from "./diagrams/pipeline.js";
 import { mountCutStrip } from "./diagrams/cut-strip.js";
+import { mountModelMap } from "./diagrams/model-map.js";
 import { mountKvCache } from "./diagrams/kv-cache.js";
 import { mountInt8Row } from "./diagrams/int8-row.js";
 import { mountSpecRound } from "./diagrams/spec-round.js";
@@ -214,6 +215,7 @@ function mountAll() {
     ["live-spec", (n) => mountLiveSpec(n, ctx)], ["quiz", mountQuiz],
     // the diagrams beside the mechanisms they draw, and the opening figure at the top
     ["fig-opening", mountOpening], ["fig-pipeline", mountPipeline], ...[...document.querySelectorAll("figure.cut-fig")].map((n) => [n.id, mountCutStrip]),
+    ...[...document.querySelectorAll("figure.model-map")].map((n) => [n.id, mountModelMap]),
     ["fig-kv", mountKvCache], ["fig-int8", mountInt8Row],
     ["fig-spec", mountSpecRound]];
   // Widgets are mounted in two stages, so that building the page does not compete with Python's
