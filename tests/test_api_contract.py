@@ -686,7 +686,8 @@ def test_fig_cut_draws_what_each_filter_alone_keeps_where_the_panel_counts_it():
 
 def test_fig_model_map_is_each_models_own_shape(loaded):
     m = call("fig_model_map")
-    assert set(m) == {"main"} and m["main"] == {k: v for k, v in loaded["main"].items() if k != "meta"}
+    assert set(m) == {"main"} and m["main"] == {k: loaded["main"][k] for k in m["main"]}
+    assert {"vocab", "context", "d_model", "n_layers", "n_heads", "d_ff", "params"} <= set(m["main"])
     both = call("fig_model_map", draft=True)
     assert both["draft"]["n_layers"] < both["main"]["n_layers"] and both["draft"]["vocab"] == both["main"]["vocab"]
     assert error("fig_model_map", draft=True, extra=1)["field"] == "args"

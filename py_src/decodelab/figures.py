@@ -63,10 +63,9 @@ def fig_pipeline(prompt: str, settings: dict, extra: list | None = None) -> dict
 def fig_model_map(draft: bool = False) -> dict:
     """The model drawn once (diagrams/model-map.js): each model's shape and size, the main model's,
     and with draft the draft's too (the speculative chapter's map; asking loads it)."""
-    from .api import model_figures  # api imports this module: a call-time import, not a cycle
-
     names = ("main", "draft") if draft else ("main",)
-    return {name: {k: v for k, v in model_figures(name).items() if k != "meta"} for name in names}
+    return {name: {**costs.shape(session().engine(name).bundle.config), "params": session().engine(name).bundle.param_count()}
+            for name in names}
 
 
 # The filters' figures: each cut alone, at its example value (sampler.Rule.example, the value its

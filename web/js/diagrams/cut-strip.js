@@ -30,22 +30,27 @@ function panel(f, v, x0, y0, w, floorExp) {
   for (let i = 1; i < words.length && textWidth(head, FONTS.label) > w; i++) head = `“…${words.slice(i).join(" ")}”`;
   g.append(svg("text", { class: "dg-label cs-opening", x: x0, y: y0 + 14, text: head }));
   // the axes' grid: decades of probability, decades of rank
+  // (whole pixels: the build writes this picture into the page five times over, and a tenth of a
+  // pixel was a third of its bytes)
+  const px0 = (v) => Math.round(v);
+  let grid = "";
   for (let e = 0; e >= floorExp; e -= 2) {
-    g.append(svg("line", { class: "cs-grid", x1: x0 + L, x2: x0 + w - R, y1: py(10 ** e), y2: py(10 ** e) }),
-      svg("text", { class: "dg-small", x: x0 + L - 5, y: py(10 ** e) + 4, "text-anchor": "end", text: tenTo(e) }));
+    grid += `M${px0(x0 + L)},${px0(py(10 ** e))}H${px0(x0 + w - R)}`;
+    g.append(svg("text", { class: "dg-small", x: px0(x0 + L - 5), y: px0(py(10 ** e) + 4), "text-anchor": "end", text: tenTo(e) }));
   }
+  g.append(svg("path", { class: "cs-grid", d: grid }));
   for (let r = 1; r <= V; r *= 10) {
-    g.append(svg("text", { class: "dg-small", x: px(r), y: base + 14, "text-anchor": r === 1 ? "start" : "middle", text: fixed(r, 0) }));
+    g.append(svg("text", { class: "dg-small", x: px0(px(r)), y: base + 14, "text-anchor": r === 1 ? "start" : "middle", text: fixed(r, 0) }));
   }
   // the distribution as a stepped area, one outline per run of kept or cut ranks
   const runs = [];
   v.ranks.forEach((r, i) => {
     const next = i + 1 < v.ranks.length ? v.ranks[i + 1] : V + 1, k = isKept(v.kept, r);
-    const step = `V${py(v.p[i]).toFixed(1)}H${px(next).toFixed(1)}`;
+    const step = `V${px0(py(v.p[i]))}H${px0(px(next))}`;
     if (runs.length && runs[runs.length - 1].k === k) runs[runs.length - 1].d += step;
-    else runs.push({ k, d: `M${px(r).toFixed(1)},${base}${step}` });
+    else runs.push({ k, d: `M${px0(px(r))},${px0(base)}${step}` });
   });
-  for (const run of runs) g.append(svg("path", { class: run.k ? "cs-kept" : "cs-cut", d: `${run.d}V${base}Z` }));
+  for (const run of runs) g.append(svg("path", { class: run.k ? "cs-kept" : "cs-cut", d: `${run.d}V${px0(base)}Z` }));
   g.append(svg("line", { class: "cs-axis", x1: x0 + L, x2: x0 + w - R, y1: base, y2: base }));
   // where it cuts: a bar on probability, or the edges of the kept ranks (top-k and top-p: one;
   // typical-p: where it starts too, when it drops the head)

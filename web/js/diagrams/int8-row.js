@@ -13,6 +13,10 @@ import { svg, picture, redrawOnLang } from "./svg.js";
 const sig = (x, n = 3) => fixed(x, Math.max(0, n - 1 - Math.floor(Math.log10(Math.abs(x) || 1))));
 // an integer in a cell: no digit grouping (a cell is narrow) and a true minus sign
 const int = (v) => String(v).replace("-", "\u2212");
+// a cell's tint by its size against the row's largest, in ten steps (style.css .q8-s0-9: the tint
+// mixed into the cell's ground; one rectangle a cell where a ground and a translucent tint took two)
+const SHADES = 10;
+const shade = (v, top) => `q8-s${Math.min(SHADES - 1, Math.floor(SHADES * Math.min(1, Math.abs(v) / top)))}`;
 const CELL_H = 26, TAG_H = 18, STRIP_H = 64, GAP = 14, LANE = 4;
 // the grid's rows: each one's values, how a value is written, and the magnitude its tint is scaled by
 const ROWS = [
@@ -37,9 +41,7 @@ function gridPicture(f, step, width) {
       for (let i = 0; i < perLine; i++) {
         const c = start + line * perLine + i, v = values[c], x = labelW + i * cw, max = c === f.max_at;
         const cell = svg("g", { class: `q8-cell q8-${r.key}${max && r.key !== "x" ? " q8-max" : ""}`, "data-col": c });
-        cell.append(svg("rect", { x: x + 1, y: y + 1, width: cw - 2, height: CELL_H - 3, rx: 3, class: "q8-bg" }),
-          svg("rect", { x: x + 1, y: y + 1, width: cw - 2, height: CELL_H - 3, rx: 3, class: "q8-tint",
-            "fill-opacity": (0.08 + 0.62 * Math.min(1, Math.abs(v) / top)).toFixed(2) }),
+        cell.append(svg("rect", { x: x + 1, y: y + 1, width: cw - 2, height: CELL_H - 3, rx: 3, class: `q8-box ${shade(v, top)}` }),
           svg("text", { x: x + cw / 2, y: y + 17, "text-anchor": "middle", class: cw < 46 ? "q8-num q8-num-small" : "q8-num", text: r.text(v, wide) }));
         s.append(cell);
         if (max && ri === 1) { // the tag over the 127, kept inside the picture at either edge
@@ -57,9 +59,7 @@ function gridPicture(f, step, width) {
     for (let i = 0; i < perLine; i += LANE) {
       const c = start + line * perLine + i, v = f.products.slice(c, c + LANE).reduce((a, b) => a + b, 0), x = labelW + i * cw;
       const cell = svg("g", { class: "q8-cell q8-lane", "data-col": c });
-      cell.append(svg("rect", { x: x + 1, y: y + 1, width: LANE * cw - 2, height: CELL_H - 3, rx: 3, class: "q8-bg" }),
-        svg("rect", { x: x + 1, y: y + 1, width: LANE * cw - 2, height: CELL_H - 3, rx: 3, class: "q8-tint",
-          "fill-opacity": (0.08 + 0.62 * Math.min(1, Math.abs(v) / top)).toFixed(2) }),
+      cell.append(svg("rect", { x: x + 1, y: y + 1, width: LANE * cw - 2, height: CELL_H - 3, rx: 3, class: `q8-box ${shade(v, top)}` }),
         svg("path", { class: "q8-funnel", d: `M${x + 4},${y - 1} L${x + LANE * cw / 2},${y + 4} L${x + LANE * cw - 4},${y - 1}` }),
         svg("text", { x: x + LANE * cw / 2, y: y + 17, "text-anchor": "middle", class: "q8-num", text: int(v) }));
       s.append(cell);

@@ -35,12 +35,13 @@ export function drawOutlierComb(pic, outlier, width) {
     g.append(svg("path", { class: "ol-comb", d: teeth.join("") }));
     if (k === 0) g.append(svg("text", { class: "dg-small", x: W - PAD, y: axisY + 20, "text-anchor": "end",
       text: t("w2.ol.pic_off", { step: fmt(s, 3) }) }));
-    // each weight, the level it is rounded to, and the line between them
+    // each weight, the level it is rounded to, and the line between them (the lines one path under
+    // the dots: the page carries this picture at first paint, and 96 line elements were a third of it)
+    const rounded = pic.rounded[scheme], f1 = (v) => v.toFixed(1);
+    g.append(svg("path", { class: "ol-err", d: pic.weights.map((w, n) => `M${f1(x(w))},${y0 + 28}L${f1(x(rounded[n]))},${axisY - 8}`).join("") }));
     pic.weights.forEach((w, n) => {
-      const r = pic.rounded[scheme][n];
-      g.append(svg("line", { class: "ol-err", x1: x(w), y1: y0 + 28, x2: x(r), y2: axisY - 8 }),
-        svg("circle", { class: "ol-w", cx: x(w), cy: y0 + 26, r: 3 }),
-        svg("circle", { class: "ol-land", cx: x(r), cy: axisY - 8, r: 2.5 }));
+      g.append(svg("circle", { class: "ol-w", cx: x(w), cy: y0 + 26, r: 3 }),
+        svg("circle", { class: "ol-land", cx: x(rounded[n]), cy: axisY - 8, r: 2.5 }));
     });
     root.append(g);
   });
