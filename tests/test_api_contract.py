@@ -472,7 +472,7 @@ def test_ch1_prose_fixed_keys():
     r = call("ch1_prose_fixed")
     want = {"topk.one_tok", "topk.one_p", "topk.one_rest40", "topk.one_kstar95", "topk.many_top_tok", "topk.many_top_p",
             "topk.many_n50", "topk.many_cut40", "topk.many_beyond", "topk.many_kstar95", "minp.many_thr", "minp.many_kept",
-            "pen.the_r1", "pen.the_r2", "pen.the_rank_r2", "pen.stop_r1", "pen.stop_r2", "pen.name_r1", "pen.name_r2",
+            "typical.many_from", "pen.the_r1", "pen.the_r2", "pen.the_rank_r2", "pen.stop_r1", "pen.stop_r2", "pen.name_r1", "pen.name_r2",
             "end.p_theend", "end.p_everafter", "end.p_mid", "english.eff_cyr", "english.prompt"}
     assert set(r) == want
     assert len(r["topk.many_beyond"]) == 3 and all(isinstance(t, str) for t in r["topk.many_beyond"])
@@ -499,6 +499,10 @@ def test_the_prose_wording_holds_for_this_model():
     assert first["order.surv_ours"] > first["order.surv_last"]
     # "watch the favourite's bar go grey": at the first opening typical-p drops the favourite
     assert first["rule.typical_p.from"] > 1
+    # typical-p's paragraph and figure: where the model is all but certain (the bird opening) it
+    # keeps the favourite alone; after "looked at the" it skips the likeliest words
+    typ = call("fig_cut", rule="typical_p")["views"]
+    assert typ[0]["kept"] == [[1, 1]] and typ[1]["kept"][0][0] == f["typical.many_from"] > 2
     # the greedy widget's reference openings: one that does not loop beside one that does
     from conftest import examples
 
@@ -679,6 +683,13 @@ def test_fig_cut_draws_what_each_filter_alone_keeps_where_the_panel_counts_it():
                     assert v["p"][v["ranks"].index(last + 1)] < v["bar"] * (1 + 1e-6)
             else:
                 assert v["bar"] is None
+    # the figure's slider: another value, as the panel counts it; a value out of range names the field
+    k10 = call("fig_cut", rule="top_k", value=10)
+    assert k10["value"] == 10 and [v["survivors"] for v in k10["views"]] == [10, 10]
+    off = call("fig_cut", rule="min_p", value=0)
+    assert [v["survivors"] for v in off["views"]] == [off["vocab"]] * 2 and off["views"][0]["bar"] is None
+    assert error("fig_cut", rule="top_p", value=7)["field"] == "top_p"
+    assert error("fig_cut", rule="top_k", value=2.5)["field"] == "top_k"
     # the sure opening keeps few tokens under every filter, the hesitant one more (the contrast drawn)
     assert call("fig_cut", rule="top_p")["views"][0]["survivors"] < call("fig_cut", rule="top_p")["views"][1]["survivors"]
     assert error("fig_cut", rule="temperature")["field"] == "rule"

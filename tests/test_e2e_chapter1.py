@@ -288,6 +288,15 @@ def test_scrolling_through_chapter_1_fills_every_widget_and_number(browser, site
             want = ",".join(str(v["survivors"]) for v in cpy("fig_cut", rule=rule)["views"])
             assert pg.get_attribute(f"#fig-cut-{rule}", "data-survivors") == want, rule
             assert pg.eval_on_selector(f"#fig-cut-{rule}", "f => f.querySelectorAll('.first-frame').length") == 0
+        # a figure's slider sets its rule's value: top-k 10 keeps ten after either opening, and a
+        # value out of range says so beside the box, the picture staying as it was
+        pg.eval_on_selector("#fig-cut-top_k", "e => e.scrollIntoView({block: 'center'})")
+        pg.fill("#cut-top_k-num", "10")
+        pg.wait_for_function("() => document.querySelector('#fig-cut-top_k').dataset.survivors === '10,10'", timeout=30_000)
+        pg.fill("#cut-top_k-num", "2.5")
+        pg.wait_for_selector("#fig-cut-top_k .field-error:not([hidden])")
+        assert pg.get_attribute("#fig-cut-top_k", "data-survivors") == "10,10"
+        pg.fill("#cut-top_k-num", "40")
         # every live number of the chapter, the 700-token run's too (the build ran its reference run)
         pg.wait_for_function("() => [...document.querySelectorAll('#ch1 [data-live]')].every(n => n.textContent.trim() "
                              "&& n.textContent.trim() !== '…')", timeout=60_000)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import frames, guarded_page, open_ready, settled, widest_while_scrolling
+from conftest import guarded_page, open_ready, settled, widest_while_scrolling
 
 LANGS = ["en", "ru", "vi"]
 ENGLISH = r"\b(the|and|of|with|which|that|this|is|are|from|for|when|what|into|than|only|each)\b"
@@ -43,14 +43,10 @@ def numbers(text, lang):
     return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text)]
 
 
-def scroll_through(pg, step=700):
-    """Down the whole page, so every widget that runs when seen runs: after each step, two rendered
-    frames (the layout, then the observers' callbacks), not a fixed pause."""
-    y = 0
-    while y < pg.evaluate("document.documentElement.scrollHeight"):
-        pg.evaluate(f"window.scrollTo(0, {y})")
-        frames(pg)
-        y += step
+def scroll_through(pg):
+    """Down the whole page, so every widget that runs when seen runs (conftest's walk, which also
+    measures the page's width on the way), and back to the top."""
+    widest_while_scrolling(pg)
     pg.evaluate("window.scrollTo(0, 0)")
 
 

@@ -127,7 +127,10 @@ def ch1_prose_fixed() -> dict:
                 "topk.many_beyond": [tok(i) for i, _ in dist[40:43]],
                 "topk.many_kstar95": _survivors(src, hist, temperature=1.0, top_p=0.95),
                 "minp.many_thr": 0.1 * dist[0][1],
-                "minp.many_kept": _survivors(src, hist, temperature=1.0, top_p=1.0, min_p=0.1)})
+                "minp.many_kept": _survivors(src, hist, temperature=1.0, top_p=1.0, min_p=0.1),
+                # typical-p at its paragraph's value skips the likeliest words here (its figure shows it)
+                "typical.many_from": _step(src, hist, top_p=1.0, temperature=1.0,
+                                           typical_p=S.TypicalP.example).kept[0][0]})
     for key, (prompt, text) in PENALTY_CASES.items():
         t = _one_token(e, text)
         src, hist = logits_after(e, e.tokenizer.encode(prompt))

@@ -75,14 +75,19 @@ CUT_OPENINGS = (OPENINGS[3], OPENINGS[1])
 
 
 @endpoint
-def fig_cut(rule: str) -> dict:
+def fig_cut(rule: str, value: float | None = None) -> dict:
     """What one filter keeps of the model's own distribution (T = 1, nothing else on) after each
-    of CUT_OPENINGS: the probabilities by rank at log-spaced ranks (every edge of what it keeps
-    among them), the kept ranks as [first, last] runs, how many pass and the mass cut away, the
-    favourite, and for a cut that is a bar (min-p, top-nσ) the bar as a probability."""
+    of CUT_OPENINGS, at `value` (its figure's slider; by default the value its paragraph uses):
+    the probabilities by rank at log-spaced ranks (every edge of what it keeps among them), the
+    kept ranks as [first, last] runs, how many pass and the mass cut away, the favourite, and for
+    a cut that is a bar (min-p, top-nσ) the bar as a probability. A value out of the rule's range
+    is an InputError naming the rule's field (the slider's box)."""
     cut = next((c for c in S.CUTS if c.name == rule and c.example is not None), None)
     if cut is None:
         raise InputError("args_bad", "rule", endpoint="fig_cut", detail=f"no cut named {rule!r}")
+    value = cut.example if value is None else value
+    cut.check(value)
+    value = cut.type(value)
     e = engine()
     neutral = {c.field: c.neutral for c in S.CUTS}
     views = []
@@ -91,14 +96,14 @@ def fig_cut(rule: str) -> dict:
         V = src.vocab_size
         full = S.sample_step(src, history, S.make_settings(**neutral, temperature=1.0), None, head_size=V, fetch_all=True)
         probs = [p for _, p, _ in full.head]
-        st = S.sample_step(src, history, S.make_settings(**{**neutral, "temperature": 1.0, cut.field: cut.example}), None, head_size=1)
+        st = S.sample_step(src, history, S.make_settings(**{**neutral, "temperature": 1.0, cut.field: value}), None, head_size=1)
         edges = {r for a, b in st.kept for r in (a - 1, a, b, b + 1) if 1 <= r <= V}
         ranks = sorted(set(rank_sample(V, every=12, per_decade=16)) | edges)
-        bar = cut.bar(cut.example, probs[0], src.prepare(1.0, {}, 0).std)
+        bar = cut.bar(value, probs[0], src.prepare(1.0, {}, 0).std) if cut.on(value) else None
         views.append({"prompt": prompt, "ranks": ranks, "p": [probs[r - 1] for r in ranks], "kept": st.kept,
                       "survivors": st.survivors, "cut_mass": st.cut_mass, "bar": bar,
                       "top": {"text": e.tokenizer.token_str(full.head[0][0]), "p": probs[0]}})
-    return {"rule": cut.name, "value": cut.example, "symbol": cut.symbol, "vocab": views[0]["ranks"][-1], "views": views}
+    return {"rule": cut.name, "value": value, "symbol": cut.symbol, "vocab": views[0]["ranks"][-1], "views": views}
 
 
 KV_TOKENS = 12  # the KV figure's rows: the opening's first tokens

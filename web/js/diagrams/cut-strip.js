@@ -3,14 +3,17 @@
 // with the line it cuts at (a rank for top-k and top-p, two for typical-p, which can cut the head;
 // a bar on probability for min-p and top-nσ) and under each plot what it keeps and cuts. The same
 // two openings in every filter's section, so the reader compares five rules on one picture.
-// Drawing only: the numbers come from the sampler's own run (figures.py fig_cut).
+// The figure's slider sets the rule's value (its range is the panel's, declared by the rule); it
+// opens at the value the paragraph uses. The numbers come from the sampler's own run
+// (figures.py fig_cut).
 import { call } from "../engine.js";
-import { el, showError, whenSeen, setStatus } from "../ui.js";
+import { el, latest, readNumber, showError, sliderRow, whenSeen, setStatus } from "../ui.js";
+import { SPEC } from "../generated/spec.js";
 import { t, fixed } from "../i18n.js";
 import { fmtCount, fmtPct, tokenLabel } from "../live/formats.js";
 import { svg, picture, redrawOnLang, textWidth, FONTS } from "./svg.js";
 
-const L = 40, R = 10, HEAD = 22, PLOT = 128, FOOT = 50, GAP = 28, SIDE_BY_SIDE = 560;
+const L = 40, R = 10, HEAD = 26, PLOT = 128, FOOT = 70, STRIP = 8, GAP = 28, SIDE_BY_SIDE = 560;
 const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 const tenTo = (e) => (e === 0 ? "1" : `10${String(e).replace(/[-0-9]/g, (c) => SUP[c])}`);
 
@@ -66,9 +69,14 @@ function panel(f, v, x0, y0, w, floorExp) {
       g.append(svg("line", { class: "cs-line", x1: x, x2: x, y1: y0 + HEAD - 4, y2: base }));
     }
   }
+  // the probability kept and cut on a linear scale: on the log axes above, a cut of a thousandth
+  // of a percent looks like half the plot (design re-review)
+  const sy = base + 22, sw = pw, keptW = Math.round(sw * Math.max(0, 1 - v.cut_mass));
+  g.append(svg("rect", { class: "cs-cut", x: px0(x0 + L), y: sy, width: sw, height: STRIP }),
+    svg("rect", { class: "cs-kept", x: px0(x0 + L), y: sy, width: keptW, height: STRIP }));
   const kept = t("fig.cut.keeps", { n: { num: v.survivors, text: fmtCount(v.survivors) }, V: fmtCount(V) });
-  g.append(svg("text", { class: "dg-small cs-stat", x: x0 + L, y: base + 30, text: kept }),
-    svg("text", { class: "dg-small cs-stat", x: x0 + L, y: base + 44,
+  g.append(svg("text", { class: "dg-small cs-stat", x: x0 + L, y: base + 46, text: kept }),
+    svg("text", { class: "dg-small cs-stat", x: x0 + L, y: base + 60,
       text: t("fig.cut.cuts", { p: fmtPct(v.cut_mass), tok: tokenLabel(v.top.text), top: fmtPct(v.top.p) }) }));
   return g;
 }
@@ -90,16 +98,25 @@ export function drawCutStrip(f, width) {
 }
 
 export function mountCutStrip(root) {
+  const rule = root.dataset.rule, step = SPEC.steps.find((st) => st.name === rule);
   const body = root.querySelector(":scope > .diagram-body") || root.appendChild(el("div", { class: "diagram-body" }));
   const status = el("p", { class: "hint status", "aria-live": "polite" });
+  const label = `w1.sp.${rule}`;
+  const control = sliderRow({ id: `cut-${rule}`, label, min: step.min, max: step.max, step: step.step, value: step.example,
+    onChange: () => update() });
+  // above the build's copy while it stays (keepFirstFrame), so the slider does not move when it goes
+  (root.querySelector(":scope > .first-frame") || body).before(el("div", { class: "controls" }, control.row));
   root.append(status);
   const draw = redrawOnLang((f) => {
     body.replaceChildren(drawCutStrip(f, body.clientWidth || 640));
     root.dataset.survivors = f.views.map((v) => v.survivors).join(",");
+    root.dataset.value = String(f.value);
   });
-  whenSeen(root, async () => {
-    setStatus(status, () => t("ui.waiting"));
-    try { draw(await call("fig_cut", { rule: root.dataset.rule })); setStatus(status, ""); } catch (e) { showError(e, {}, status); }
+  const update = latest(async () => {
+    const value = readNumber(control.num, { label, min: step.min, max: step.max, integer: step.integer });
+    if (value == null) return; // the box says what is wrong; the picture stays
+    try { draw(await call("fig_cut", { rule, value })); setStatus(status, ""); } catch (e) { showError(e, { [step.field]: control.num }, status); }
   });
-  return {};
+  whenSeen(root, () => { setStatus(status, () => t("ui.waiting")); update(); });
+  return { update };
 }

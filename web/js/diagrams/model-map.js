@@ -51,7 +51,9 @@ export function drawModelMap(m, focus) {
     node("embed", on, t("fig.map.embed"), `${fmtCount(c.vocab)} × ${fmtCount(c.d_model)}`), arrow(), layer, arrow(),
     node("scores", on, t("fig.map.scores"), t("fig.map.scores_d", { V: fmtCount(c.vocab) })), arrow(),
     spec ? node("check", on, t("fig.map.check"), t("fig.map.check_d"))
-      : node("sampler", on, t("fig.map.sampler"), t("fig.map.sampler_d")));
+      : node("sampler", on, t("fig.map.sampler"), t("fig.map.sampler_d")),
+    // the loop: what the sampler picks joins the text, and the next pass starts from it
+    el("li", { class: "mm-arrow mm-back" }, el("span", { "aria-hidden": "true", text: "↩" }), el("small", { text: t("fig.map.back") })));
   return el("ol", { class: "mm", "data-focus": focus }, parts);
 }
 

@@ -29,7 +29,7 @@ const CH1 = {
   "rng.int3": fmtInterval, "rng.seed": String, "rng.index": fmtCount, "rng.u": fmtFixed(4), "rng.pick": tok,
   "topk.one_tok": tok, "topk.one_p": fmtPct, "topk.one_rest40": fmtPct, "topk.one_kstar95": fmtCount,
   "topk.many_top_tok": tok, "topk.many_top_p": fmtPct, "topk.many_n50": fmtCount, "topk.many_cut40": fmtPct,
-  "topk.many_beyond": toks, "topk.many_kstar95": fmtCount, "minp.many_thr": fmtPct, "minp.many_kept": fmtCount,
+  "topk.many_beyond": toks, "topk.many_kstar95": fmtCount, "minp.many_thr": fmtPct, "minp.many_kept": fmtCount, "typical.many_from": fmtCount,
   "pen.the_r1": fmtPct, "pen.the_r2": fmtPct, "pen.the_rank_r2": fmtCount, "pen.stop_r1": fmtPct,
   "pen.stop_r2": fmtPct, "pen.name_r1": fmtPct, "pen.name_r2": fmtPct,
   "end.p_theend": fmtPct, "end.p_everafter": fmtPct, "end.p_mid": fmtPct, "english.eff_cyr": fmtEff,
