@@ -120,6 +120,9 @@ def test_the_contents_list_every_section_and_mark_where_the_reader_is(browser, s
         pg.wait_for_function("(s) => document.querySelector(`#toc a[href='${s}']`).getAttribute('aria-current') === 'location'",
                              arg=target, timeout=10_000)
         assert pg.eval_on_selector_all("#toc a[aria-current]", "as => as.length") == 1
+    # only the reader's chapter lists its sections in the margin (design N14: all three took two screens)
+    assert pg.is_visible("#toc a[href='#ch1-h4']") and pg.is_hidden("#toc a[href='#ch2-h5']")
+    assert pg.is_visible("#toc a[href='#ch2']") and pg.is_visible("#toc a[href='#ch3']")
     # one jump from the top of the page to past a heading (a scrollbar drag, End): the heading
     # never crossed the screen's top third on the way, and is still the reader's section
     # (design re-review N1: the mark stayed on an earlier one)
