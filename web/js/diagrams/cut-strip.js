@@ -10,12 +10,10 @@ import { call } from "../engine.js";
 import { el, latest, readNumber, showError, sliderRow, whenSeen, setStatus } from "../ui.js";
 import { SPEC } from "../generated/spec.js";
 import { t, fixed } from "../i18n.js";
-import { fmtCount, fmtPct, tokenLabel } from "../live/formats.js";
+import { fmtCount, fmtPct, tenTo, tokenLabel } from "../live/formats.js";
 import { svg, picture, redrawOnLang, textWidth, FONTS } from "./svg.js";
 
 const L = 40, R = 10, HEAD = 26, PLOT = 128, FOOT = 70, STRIP = 8, GAP = 28, SIDE_BY_SIDE = 560;
-const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-const tenTo = (e) => (e === 0 ? "1" : `10${String(e).replace(/[-0-9]/g, (c) => SUP[c])}`);
 
 const isKept = (kept, r) => kept.some(([a, b]) => a <= r && r <= b);
 

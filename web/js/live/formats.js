@@ -26,10 +26,13 @@ const counted = (num, text, digits = decimals(num)) => ({ num, text, digits });
 // how many decimals a number shows when written as it is (3.1 -> 1), for its plural form
 export const decimals = (x) => (String(x).split(".")[1] || "").length;
 
+// 10⁻⁴ (a power of ten, its exponent in superscript; 10⁰ is written 1): an axis's tick, a mantissa's power
+export const tenTo = (e) => (e === 0 ? "1" : `10${String(e).replace(/[-+0-9]/g, (c) => SUP[c])}`);
+
 // 2.1 × 10⁻⁸ (a number too small for a percentage to read)
 export function fmtTenPower(x) {
   const [m, e] = x.toExponential(1).split("e");
-  return `${fixed(Number(m), 1)} × 10${String(Number(e)).replace(/[-+0-9]/g, (c) => SUP[c])}`;
+  return `${fixed(Number(m), 1)} × ${tenTo(Number(e))}`;
 }
 
 const pct = (digitsText) => t("fmt.pct", { x: digitsText });
